@@ -1,0 +1,49 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+extension MoyaProvider {
+    /// Sends a request and returns its response.
+    ///
+    /// Runs the same pipeline as `request(_:callbackQueue:progress:completion:)`, without
+    /// hopping to a callback queue. Cancelling the Swift task cancels the request, which then
+    /// throws Moya's cancelled error.
+    ///
+    /// - Throws: `MoyaError`.
+    public func request(_ target: Target) async throws(MoyaError) -> Response {
+        let box = CancellableBox()
+        let result: Result<Response, MoyaError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let token = perform(target, callback: .inline, progress: nil) { result in
+                    continuation.resume(returning: result)
+                }
+                box.set(token)
+            }
+        } onCancel: {
+            box.cancel()
+        }
+        return try result.get()
+    }
+}
+
+/// Hands a request's `Cancellable` to a task cancellation handler that may run before it exists.
+final class CancellableBox: Sendable {
+    private let state = NIOLockedValueBox<(token: Cancellable?, cancelled: Bool)>((nil, false))
+
+    func set(_ token: Cancellable) {
+        let cancelNow = state.withLockedValue { state in
+            state.token = token
+            return state.cancelled
+        }
+        if cancelNow {
+            token.cancel()
+        }
+    }
+
+    func cancel() {
+        let token = state.withLockedValue { state in
+            state.cancelled = true
+            return state.token
+        }
+        token?.cancel()
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+extension Endpoint {
+    /// Returns the `Endpoint` converted to a `URLRequest`.
+    ///
+    /// - Throws: `MoyaError.requestMapping` when `url` is not a valid URL,
+    ///   `MoyaError.parameterEncoding` when parameters cannot be encoded, and
+    ///   `MoyaError.encodableMapping` when an `Encodable` body cannot be encoded.
+    public func urlRequest() throws -> URLRequest {
+        guard let requestURL = URL(string: url) else {
+            throw MoyaError.requestMapping(url)
+        }
+
+        var request = URLRequest(url: requestURL)
+        request.httpMethod = method.rawValue
+        request.allHTTPHeaderFields = httpHeaderFields
+
+        switch task {
+        case .requestPlain, .uploadFile, .downloadDestination:
+            return request
+        case .uploadMultipart(let parts):
+            try Self.checkMultipart(parts, method: method)
+            return request
+        case .requestData(let data):
+            request.httpBody = data
+            return request
+        case .requestJSONEncodable(let encodable):
+            return try request.encoded(encodable: encodable)
+        case let .requestCustomJSONEncodable(encodable, encoder):
+            return try request.encoded(encodable: encodable, encoder: encoder)
+        case let .requestParameters(parameters, parameterEncoding):
+            return try request.encoded(parameters: parameters, parameterEncoding: parameterEncoding)
+        case let .uploadCompositeMultipart(parts, urlParameters):
+            try Self.checkMultipart(parts, method: method)
+            return try request.encoded(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
+        case let .downloadParameters(parameters, parameterEncoding, _):
+            return try request.encoded(parameters: parameters, parameterEncoding: parameterEncoding)
+        case let .requestCompositeData(bodyData, urlParameters):
+            request.httpBody = bodyData
+            return try request.encoded(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
+        case let .requestCompositeParameters(bodyParameters, bodyParameterEncoding, urlParameters):
+            if let urlEncoding = bodyParameterEncoding as? URLEncoding, urlEncoding.destination != .httpBody {
+                throw MoyaError.parameterEncoding(ParameterEncodingError.bodyEncodingMustTargetHTTPBody)
+            }
+            let bodyfulRequest = try request.encoded(parameters: bodyParameters, parameterEncoding: bodyParameterEncoding)
+            return try bodyfulRequest.encoded(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
+        }
+    }
+
+    private static func checkMultipart(_ parts: [MultipartFormData], method: Moya.Method) throws {
+        guard !parts.isEmpty, method.supportsMultipart else {
+            throw MoyaError.parameterEncoding(
+                ParameterEncodingError.multipartNotSupported(method: method.rawValue, partCount: parts.count)
+            )
+        }
+    }
+}
+
+extension URLRequest {
+    func encoded(encodable: Encodable, encoder: JSONEncoder = JSONEncoder()) throws -> URLRequest {
+        do {
+            var request = self
+            request.httpBody = try encoder.encode(encodable)
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            return request
+        } catch {
+            throw MoyaError.encodableMapping(error)
+        }
+    }
+
+    func encoded(parameters: [String: Any], parameterEncoding: ParameterEncoding) throws -> URLRequest {
+        do {
+            return try parameterEncoding.encode(self, with: parameters)
+        } catch let error as MoyaError {
+            throw error
+        } catch {
+            throw MoyaError.parameterEncoding(error)
+        }
+    }
+}

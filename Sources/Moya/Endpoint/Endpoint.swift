@@ -1,0 +1,79 @@
+import Foundation
+
+/// Class for reifying a target of the `Target` enum unto a concrete `Endpoint`.
+///
+/// An endpoint holds everything needed to build a request: URL, method, task, headers, and the
+/// sample response used when stubbing.
+///
+/// - Note: `@unchecked Sendable` because every stored property is an immutable `let`; the only
+///   members not provably `Sendable` are the task's parameter dictionaries and `Encodable`
+///   values, which Moya treats as values: it only ever reads them, to encode them.
+open class Endpoint: @unchecked Sendable {
+    /// A closure that returns the sample response of the endpoint.
+    public typealias SampleResponseClosure = () -> EndpointSampleResponse
+
+    /// A string representation of the URL for the request.
+    public let url: String
+
+    /// A closure responsible for returning an `EndpointSampleResponse`.
+    public let sampleResponseClosure: SampleResponseClosure
+
+    /// The HTTP method for the request.
+    public let method: Moya.Method
+
+    /// The `Task` for the request.
+    public let task: Task
+
+    /// The HTTP header fields for the request.
+    public let httpHeaderFields: [String: String]?
+
+    /// Creates an endpoint.
+    public init(
+        url: String,
+        sampleResponseClosure: @escaping SampleResponseClosure,
+        method: Moya.Method,
+        task: Task,
+        httpHeaderFields: [String: String]? = nil
+    ) {
+        self.url = url
+        self.sampleResponseClosure = sampleResponseClosure
+        self.method = method
+        self.task = task
+        self.httpHeaderFields = httpHeaderFields
+    }
+
+    /// Convenience method for creating a new `Endpoint` with the same properties as the
+    /// receiver, but with added HTTP header fields (which replace fields of the same name).
+    open func adding(newHTTPHeaderFields: [String: String]) -> Endpoint {
+        Endpoint(
+            url: url,
+            sampleResponseClosure: sampleResponseClosure,
+            method: method,
+            task: task,
+            httpHeaderFields: add(httpHeaderFields: newHTTPHeaderFields)
+        )
+    }
+
+    /// Convenience method for creating a new `Endpoint` with the same properties as the
+    /// receiver, but with a replaced `task` parameter.
+    open func replacing(task: Task) -> Endpoint {
+        Endpoint(
+            url: url,
+            sampleResponseClosure: sampleResponseClosure,
+            method: method,
+            task: task,
+            httpHeaderFields: httpHeaderFields
+        )
+    }
+
+    private func add(httpHeaderFields headers: [String: String]?) -> [String: String]? {
+        guard let unwrappedHeaders = headers, !unwrappedHeaders.isEmpty else {
+            return self.httpHeaderFields
+        }
+        var newHTTPHeaderFields = self.httpHeaderFields ?? [:]
+        for (key, value) in unwrappedHeaders {
+            newHTTPHeaderFields[key] = value
+        }
+        return newHTTPHeaderFields
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The `RequestType` plugins see in `willSend`.
+///
+/// It is a reference so that a credential a plugin attaches (`CredentialsPlugin`) reaches the
+/// transport, which answers a `401` challenge with it.
+final class MoyaRequest: RequestType, Sendable {
+    let request: URLRequest?
+    let sessionHeaders: [String: String]
+    private let storedCredential = NIOLockedValueBox<URLCredential?>(nil)
+
+    init(request: URLRequest, sessionHeaders: [String: String]) {
+        self.request = request
+        self.sessionHeaders = sessionHeaders
+    }
+
+    /// The credential a plugin attached, if any.
+    var credential: URLCredential? {
+        storedCredential.withLockedValue { $0 }
+    }
+
+    func authenticate(username: String, password: String, persistence: URLCredential.Persistence) -> Self {
+        authenticate(with: URLCredential(user: username, password: password, persistence: persistence))
+    }
+
+    func authenticate(with credential: URLCredential) -> Self {
+        storedCredential.withLockedValue { $0 = credential }
+        return self
+    }
+
+    func cURLDescription(calling handler: @escaping (String) -> Void) -> Self {
+        if let request {
+            handler(CURLCommand(request: request, sessionHeaders: sessionHeaders).render())
+        } else {
+            handler("$ curl command could not be created")
+        }
+        return self
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// One run of the request pipeline for one endpoint, from the `requestClosure` to the
+/// completions, shared by every caller that joined it (see `trackInflights`).
+///
+/// The rules live in `StateMachine`; this type performs the actions it decides on, outside the
+/// lock: plugins, transport, callbacks.
+final class RequestLifecycle: Sendable {
+    struct Context: Sendable {
+        let target: TargetType
+        let endpoint: Endpoint
+        let stubBehavior: StubBehavior
+        let plugins: [PluginType]
+        let session: Session
+        let requestClosure: @Sendable (Endpoint, @escaping @Sendable (Result<URLRequest, MoyaError>) -> Void) -> Void
+        /// Called once when the request is over, before any delivery.
+        let onFinish: (@Sendable (RequestLifecycle) -> Void)?
+    }
+
+    let context: Context
+    private let machine = NIOLockedValueBox(StateMachine())
+
+    init(context: Context) {
+        self.context = context
+    }
+
+    /// Adds a caller; `nil` once the request has finished.
+    func addSubscriber(callback: CallbackTarget, progress: ProgressBlock?, completion: @escaping Completion) -> Int? {
+        machine.withLockedValue { $0.addSubscriber(callback: callback, progress: progress, completion: completion) }
+    }
+
+    /// The completions of the callers still waiting.
+    var pendingCompletions: [Completion] {
+        machine.withLockedValue { $0.completions }
+    }
+
+    /// Runs the `requestClosure`; the rest follows from its answer.
+    func start() {
+        context.requestClosure(context.endpoint) { [self] result in
+            requestBuilt(result)
+        }
+    }
+
+    /// Cancels one caller. The request itself stops when no caller is left.
+    func cancel(subscriber id: Int) {
+        switch machine.withLockedValue({ $0.cancel(subscriber: id) }) {
+        case .none:
+            return
+        case .detach(let subscriber):
+            deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: false)
+        case let .cancelRequest(subscriber, handle):
+            context.onFinish?(self)
+            handle?.cancel()
+            deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: true)
+        }
+    }
+
+    private func requestBuilt(_ result: Result<URLRequest, MoyaError>) {
+        guard machine.withLockedValue({ $0.beginSending() }) else { return }
+        let request: URLRequest
+        switch result {
+        case .failure(let error):
+            finish(.failure(error), notifyPlugins: false)
+            return
+        case .success(let built):
+            request = built
+        }
+
+        let target = context.target
+        let prepared = context.plugins.reduce(request) { $1.prepare($0, target: target) }
+        if let problem = HeaderValidation.problem(in: prepared) {
+            finish(.failure(.underlying(problem, nil)), notifyPlugins: false)
+            return
+        }
+
+        let requestType = MoyaRequest(request: prepared, sessionHeaders: context.session.sessionHeaders)
+        for plugin in context.plugins {
+            plugin.willSend(requestType, target: target)
+        }
+
+        let transport: Transport = context.stubBehavior == .never
+            ? context.session
+            : StubTransport(behavior: context.stubBehavior)
+        let exchange = Exchange(request: prepared, endpoint: context.endpoint, requestType: requestType)
+        let validation = target.validationType
+        let events = TransportEvents(
+            progress: { [self] progress in reportProgress(progress) },
+            completion: { [self] result in
+                finish(result.flatMap { Self.validate($0, with: validation) }, notifyPlugins: true)
+            }
+        )
+        let handle = transport.send(exchange, events: events)
+        if let lateCancel = machine.withLockedValue({ $0.transportStarted(handle) }) {
+            lateCancel.cancel()
+        }
+    }
+
+    private func reportProgress(_ progress: Progress) {
+        let listeners = machine.withLockedValue { $0.progress(progress) }
+        for listener in listeners {
+            guard let block = listener.progress else { continue }
+            listener.callback.execute {
+                block(ProgressResponse(progress: progress))
+            }
+        }
+    }
+
+    private func finish(_ result: Result<Response, MoyaError>, notifyPlugins: Bool) {
+        let subscribers = machine.withLockedValue { $0.finish() }
+        guard !subscribers.isEmpty else { return }
+        context.onFinish?(self)
+        deliver(result, to: subscribers, notifyPlugins: notifyPlugins)
+    }
+
+    /// Runs `didReceive` (once) on the first subscriber's callback target, then each
+    /// subscriber's progress, `process` and completion on its own target.
+    private func deliver(_ result: Result<Response, MoyaError>, to subscribers: [StateMachine.Subscriber], notifyPlugins: Bool) {
+        guard let first = subscribers.first else { return }
+        let context = self.context
+        let lastProgress = machine.withLockedValue { $0.lastProgress }
+        first.callback.execute {
+            if notifyPlugins {
+                for plugin in context.plugins {
+                    plugin.didReceive(result, target: context.target)
+                }
+            }
+            for subscriber in subscribers {
+                if subscriber.callback.isSame(as: first.callback) {
+                    Self.complete(subscriber, with: result, lastProgress: lastProgress, context: context)
+                } else {
+                    subscriber.callback.execute {
+                        Self.complete(subscriber, with: result, lastProgress: lastProgress, context: context)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func complete(
+        _ subscriber: StateMachine.Subscriber,
+        with result: Result<Response, MoyaError>,
+        lastProgress: Progress?,
+        context: Context
+    ) {
+        if let progress = subscriber.progress, case .success(let response) = result {
+            progress(ProgressResponse(progress: lastProgress, response: response))
+        }
+        let processed = context.plugins.reduce(result) { $1.process($0, target: context.target) }
+        subscriber.completion(processed)
+    }
+
+    /// Applies the target's `validationType` as Moya does: a rejected status code becomes
+    /// `.underlying(.statusCode(response), response)`.
+    static func validate(_ response: Response, with validation: ValidationType) -> Result<Response, MoyaError> {
+        guard validation.accepts(response.statusCode) else {
+            return .failure(.underlying(MoyaError.statusCode(response), response))
+        }
+        return .success(response)
+    }
+}

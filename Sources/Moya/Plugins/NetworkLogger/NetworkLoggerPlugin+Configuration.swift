@@ -1,0 +1,129 @@
+import Foundation
+import Logging
+
+extension NetworkLoggerPlugin {
+    /// What the logger writes, how, and where.
+    public struct Configuration: Sendable {
+        /// Receives the formatted entries of one request or response.
+        public typealias OutputType = @Sendable (_ target: TargetType, _ items: [String]) -> Void
+
+        /// Formats entries and bodies.
+        public let formatter: Formatter
+
+        /// Where entries go. Defaults to standard output.
+        public let output: OutputType
+
+        /// What is logged.
+        public let logOptions: LogOptions
+
+        /// Header names (case-insensitive) whose values are replaced by `<redacted>`.
+        public let redactedHeaders: Set<String>
+
+        /// The headers redacted by default: `Authorization`, `Proxy-Authorization`, `Cookie`
+        /// and `Set-Cookie`.
+        public static var defaultRedactedHeaders: Set<String> { HeaderRedaction.defaultHeaders }
+
+        /// Creates a configuration.
+        ///
+        /// - Parameter redactedHeaders: Header names whose values are hidden; pass `[]` to log
+        ///   every value.
+        public init(
+            formatter: Formatter = Formatter(),
+            output: @escaping OutputType = defaultOutput,
+            logOptions: LogOptions = .default,
+            redactedHeaders: Set<String> = defaultRedactedHeaders
+        ) {
+            self.formatter = formatter
+            self.output = output
+            self.logOptions = logOptions
+            self.redactedHeaders = Set(redactedHeaders.map { $0.lowercased() })
+        }
+
+        /// Prints every entry on its own line.
+        public static func defaultOutput(target: TargetType, items: [String]) {
+            for item in items {
+                print(item, separator: ",", terminator: "\n")
+            }
+        }
+
+        /// An output that writes every entry to a swift-log `Logger` at `level`, with the
+        /// target in the metadata.
+        public static func logger(_ logger: Logger, level: Logger.Level = .info) -> OutputType {
+            { target, items in
+                for item in items {
+                    logger.log(level: level, "\(item)", metadata: ["moya.target": "\(target)"])
+                }
+            }
+        }
+    }
+}
+
+extension NetworkLoggerPlugin.Configuration {
+    /// Which parts of requests and responses are logged.
+    public struct LogOptions: OptionSet, Sendable {
+        /// The option set's bits.
+        public let rawValue: Int
+
+        /// Creates options from their bits.
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// The request's method.
+        public static let requestMethod = LogOptions(rawValue: 1 << 0)
+        /// The request's body.
+        public static let requestBody = LogOptions(rawValue: 1 << 1)
+        /// The request's headers.
+        public static let requestHeaders = LogOptions(rawValue: 1 << 2)
+        /// The request as a cURL command instead of its URL.
+        public static let formatRequestAscURL = LogOptions(rawValue: 1 << 3)
+        /// The body of successful responses.
+        public static let successResponseBody = LogOptions(rawValue: 1 << 4)
+        /// The body of responses that produced an error.
+        public static let errorResponseBody = LogOptions(rawValue: 1 << 5)
+
+        /// The method and headers of requests.
+        public static let `default`: LogOptions = [requestMethod, requestHeaders]
+        /// Everything but cURL rendering.
+        public static let verbose: LogOptions = [requestMethod, requestHeaders, requestBody, successResponseBody, errorResponseBody]
+    }
+}
+
+extension NetworkLoggerPlugin.Configuration {
+    /// Turns entries and bodies into text.
+    public struct Formatter: Sendable {
+        /// Turns a body into text.
+        public typealias DataFormatterType = @Sendable (Data) -> String
+        /// Turns an identifier and a message into one log line.
+        public typealias EntryFormatterType = @Sendable (_ identifier: String, _ message: String, _ target: TargetType) -> String
+
+        /// Formats entries.
+        public let entry: EntryFormatterType
+        /// Formats request bodies.
+        public let requestData: DataFormatterType
+        /// Formats response bodies.
+        public let responseData: DataFormatterType
+
+        /// Creates a formatter.
+        public init(
+            entry: @escaping EntryFormatterType = defaultEntryFormatter,
+            requestData: @escaping DataFormatterType = defaultDataFormatter,
+            responseData: @escaping DataFormatterType = defaultDataFormatter
+        ) {
+            self.entry = entry
+            self.requestData = requestData
+            self.responseData = responseData
+        }
+
+        /// UTF-8 text, or a note giving the size of a body that is not text.
+        public static func defaultDataFormatter(_ data: Data) -> String {
+            String(data: data, encoding: .utf8) ?? "## Cannot map data to String (\(data.count) bytes) ##"
+        }
+
+        /// `Moya_Logger: [<ISO 8601 date>] <identifier>: <message>`.
+        public static func defaultEntryFormatter(identifier: String, message: String, target: TargetType) -> String {
+            let date = Date().formatted(.iso8601)
+            return "Moya_Logger: [\(date)] \(identifier): \(message)"
+        }
+    }
+}

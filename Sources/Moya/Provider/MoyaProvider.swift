@@ -1,0 +1,96 @@
+import Foundation
+
+/// Request provider class. Requests should be made through this class only.
+///
+/// A provider is safe to share across threads and tasks. Completions, progress and the
+/// plugins' `didReceive`/`process` run on the callback queue: the one passed to `request`,
+/// else the provider's, else the **main queue**. A server or command-line program that does not
+/// run the main queue (an `async` `main` does) must pass a queue.
+///
+/// Every completion is called exactly once and never before `request` returns, stubs included.
+///
+/// - Note: `@unchecked Sendable` because the class is `open`, which rules out a checked
+///   conformance. Its own stored properties are immutable and `Sendable`, and its only mutable
+///   state (the in-flight table) is behind a lock. Subclasses must keep that promise.
+open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendable {
+    /// Closure that defines the endpoints for the provider.
+    public typealias EndpointClosure = @Sendable (Target) -> Endpoint
+
+    /// Closure that decides if and what request should be performed.
+    public typealias RequestResultClosure = @Sendable (Result<URLRequest, MoyaError>) -> Void
+
+    /// Closure that resolves an `Endpoint` into a `RequestResult`. It may call its second
+    /// argument later, from any thread (to sign a request, for example).
+    public typealias RequestClosure = @Sendable (Endpoint, @escaping RequestResultClosure) -> Void
+
+    /// Closure that decides if/how a request should be stubbed.
+    public typealias StubClosure = @Sendable (Target) -> Moya.StubBehavior
+
+    /// A closure responsible for mapping a `TargetType` to an `EndPoint`.
+    public let endpointClosure: EndpointClosure
+
+    /// A closure deciding if and what request should be performed.
+    public let requestClosure: RequestClosure
+
+    /// A closure responsible for determining the stubbing behavior of a request for a given
+    /// `TargetType`.
+    public let stubClosure: StubClosure
+
+    /// The session requests are sent through.
+    public let session: Session
+
+    /// A list of plugins, called in order. e.g. for logging, network activity indicator or
+    /// credentials.
+    public let plugins: [PluginType]
+
+    /// Whether identical endpoints in flight share one request.
+    public let trackInflights: Bool
+
+    /// The queue completions run on when a call names none.
+    let callbackQueue: DispatchQueue?
+
+    let inflightTable = InflightTable()
+
+    /// The completions waiting per endpoint, when `trackInflights` is on.
+    open var inflightRequests: [Endpoint: [Moya.Completion]] {
+        inflightTable.snapshot
+    }
+
+    /// Initializes a provider.
+    public init(
+        endpointClosure: @escaping EndpointClosure = MoyaProvider.defaultEndpointMapping,
+        requestClosure: @escaping RequestClosure = MoyaProvider.defaultRequestMapping,
+        stubClosure: @escaping StubClosure = MoyaProvider.neverStub,
+        callbackQueue: DispatchQueue? = nil,
+        session: Session = MoyaProvider<Target>.defaultAlamofireSession(),
+        plugins: [PluginType] = [],
+        trackInflights: Bool = false
+    ) {
+        self.endpointClosure = endpointClosure
+        self.requestClosure = requestClosure
+        self.stubClosure = stubClosure
+        self.session = session
+        self.plugins = plugins
+        self.trackInflights = trackInflights
+        self.callbackQueue = callbackQueue
+    }
+
+    /// Returns an `Endpoint` based on the token, method, and parameters by invoking the
+    /// `endpointClosure`.
+    open func endpoint(_ token: Target) -> Endpoint {
+        endpointClosure(token)
+    }
+
+    /// Designated request-making method. Returns a `Cancellable` token to cancel the request
+    /// later.
+    @discardableResult
+    open func request(
+        _ target: Target,
+        callbackQueue: DispatchQueue? = .none,
+        progress: ProgressBlock? = .none,
+        completion: @escaping Completion
+    ) -> Cancellable {
+        let queue = callbackQueue ?? self.callbackQueue ?? .main
+        return perform(target, callback: .queue(queue), progress: progress, completion: completion)
+    }
+}

@@ -1,0 +1,56 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Converts between Foundation's request and response types and AsyncHTTPClient's.
+enum HTTPRequestConversion {
+    /// Why a request could not be converted.
+    struct UnsupportedURL: Error, CustomStringConvertible, LocalizedError {
+        let url: String
+        var description: String { "The URL \(url) is not an http or https URL with a host." }
+        var errorDescription: String? { description }
+    }
+
+    /// The AsyncHTTPClient request for `request`, with `sessionHeaders` for the headers the
+    /// request does not set, and `body` as its body.
+    static func makeRequest(
+        _ request: URLRequest,
+        sessionHeaders: [String: String],
+        body: HTTPClient.Body?
+    ) throws -> HTTPClient.Request {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host?.isEmpty == false
+        else {
+            throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
+        }
+        var headers = HTTPHeaders()
+        let requestHeaders = request.allHTTPHeaderFields ?? [:]
+        for (name, value) in requestHeaders {
+            headers.add(name: name, value: value)
+        }
+        for (name, value) in sessionHeaders where !headers.contains(name: name) {
+            headers.add(name: name, value: value)
+        }
+        return try HTTPClient.Request(
+            url: url,
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            headers: headers,
+            body: body
+        )
+    }
+
+    /// Foundation's response for a received head. Repeated fields are joined with `", "`, as
+    /// `HTTPURLResponse` holds one value per name.
+    static func makeHTTPURLResponse(_ head: HTTPResponseHead, url: URL) -> HTTPURLResponse? {
+        var fields: [String: String] = [:]
+        for (name, value) in head.headers {
+            if let existing = fields[name] {
+                fields[name] = existing + ", " + value
+            } else {
+                fields[name] = value
+            }
+        }
+        return HTTPURLResponse(url: url, statusCode: Int(head.status.code), httpVersion: "\(head.version)", headerFields: fields)
+    }
+}

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+extension Session {
+    /// How a session connects and what it sends by default.
+    public struct Configuration: Sendable {
+        /// The longest time to wait for a connection (TCP and TLS). Default: 10 seconds.
+        public var connectTimeout: TimeAmount
+
+        /// The longest time to wait for the next bytes of a response (head or body) when the
+        /// request does not set its own `timeoutInterval`. Default: 60 seconds, as URLSession.
+        public var readTimeout: TimeAmount
+
+        /// The longest a whole request may take, response body included; `nil` for no limit.
+        /// Default: 7 days, as URLSession's resource timeout.
+        public var requestTimeout: TimeAmount?
+
+        /// Headers added to every request that does not set them: `Accept-Encoding`,
+        /// `Accept-Language` and `User-Agent` by default.
+        public var defaultHeaders: [String: String]
+
+        /// How redirects are handled. Default: follow up to 5, no cycles.
+        public var redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration
+
+        /// Whether compressed responses are decompressed. Default: on, with a ratio limit.
+        public var decompression: HTTPClient.Decompression
+
+        /// The HTTP versions used. Default: HTTP/2 when the server offers it over TLS.
+        public var httpVersion: HTTPClient.Configuration.HTTPVersion
+
+        /// The proxy to use, if any.
+        public var proxy: HTTPClient.Configuration.Proxy?
+
+        /// Connection pool settings.
+        public var connectionPool: HTTPClient.Configuration.ConnectionPool
+
+        /// Creates a configuration with URLSession-like defaults.
+        public init(
+            connectTimeout: TimeAmount = .seconds(10),
+            readTimeout: TimeAmount = .seconds(60),
+            requestTimeout: TimeAmount? = .hours(24 * 7),
+            defaultHeaders: [String: String] = Session.Configuration.defaultHeaders,
+            redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = .follow(max: 5, allowCycles: false),
+            decompression: HTTPClient.Decompression = Session.Configuration.defaultDecompression,
+            httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic,
+            proxy: HTTPClient.Configuration.Proxy? = nil,
+            connectionPool: HTTPClient.Configuration.ConnectionPool = .init()
+        ) {
+            self.connectTimeout = connectTimeout
+            self.readTimeout = readTimeout
+            self.requestTimeout = requestTimeout
+            self.defaultHeaders = defaultHeaders
+            self.redirectConfiguration = redirectConfiguration
+            self.decompression = decompression
+            self.httpVersion = httpVersion
+            self.proxy = proxy
+            self.connectionPool = connectionPool
+        }
+
+        /// Decompression on, refusing bodies that inflate more than 100 times (zip bombs).
+        public static var defaultDecompression: HTTPClient.Decompression {
+            .enabled(limit: .ratio(100))
+        }
+
+        /// `Accept-Encoding` (the encodings the client decodes), `Accept-Language` (from the
+        /// process's preferred languages) and `User-Agent` (`<executable> Moya/15`), in the
+        /// spirit of Alamofire's defaults.
+        public static var defaultHeaders: [String: String] {
+            [
+                "Accept-Encoding": "gzip;q=1.0, deflate;q=0.9",
+                "Accept-Language": acceptLanguage,
+                "User-Agent": userAgent,
+            ]
+        }
+
+        private static var acceptLanguage: String {
+            let languages = Locale.preferredLanguages.prefix(6)
+            guard !languages.isEmpty else { return "en;q=1.0" }
+            return languages.enumerated().map { index, language in
+                let quality = 1.0 - Double(index) * 0.1
+                return "\(language);q=\(String(format: "%.1f", quality))"
+            }.joined(separator: ", ")
+        }
+
+        private static var userAgent: String {
+            let executable = ProcessInfo.processInfo.processName
+            #if os(Linux)
+            let system = "Linux"
+            #elseif os(macOS)
+            let system = "macOS"
+            #else
+            let system = "Apple"
+            #endif
+            let version = ProcessInfo.processInfo.operatingSystemVersion
+            return "\(executable) (\(system) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)) Moya/15.0.3"
+        }
+
+        func makeClientConfiguration() -> HTTPClient.Configuration {
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: redirectConfiguration,
+                timeout: .init(connect: connectTimeout, read: nil),
+                connectionPool: connectionPool,
+                proxy: proxy,
+                decompression: decompression
+            )
+            configuration.httpVersion = httpVersion
+            return configuration
+        }
+    }
+}
