@@ -1,0 +1,136 @@
+import Foundation
+import Moya
+import Testing
+
+@Suite("Provider in-flight tracking")
+struct ProviderInflightTests {
+    let queue = DispatchQueue(label: "provider-inflight-tests")
+
+    /// A provider whose stubs wait until `gate` opens and count how often they answer.
+    private func trackingProvider(answers: Counter, gate: DispatchSemaphore) -> MoyaProvider<PipelineTarget> {
+        MoyaProvider<PipelineTarget>(
+            endpointClosure: { target in
+                Endpoint(
+                    url: URL(target: target).absoluteString,
+                    sampleResponseClosure: {
+                        gate.wait()
+                        gate.signal()
+                        answers.increment()
+                        return .networkResponse(200, target.sampleData)
+                    },
+                    method: target.method,
+                    task: target.task,
+                    httpHeaderFields: target.headers
+                )
+            },
+            stubClosure: MoyaProvider.delayedStub(0),
+            trackInflights: true
+        )
+    }
+
+    @Test func identicalEndpointsShareOneRequestAndEveryCallerCompletes() async throws {
+        let answers = Counter()
+        let gate = DispatchSemaphore(value: 0)
+        let provider = trackingProvider(answers: answers, gate: gate)
+        let completions = Counter()
+
+        await withCheckedContinuation { (allDone: CheckedContinuation<Void, Never>) in
+            for _ in 0..<3 {
+                provider.request(.zen, callbackQueue: queue) { result in
+                    #expect((try? result.get().statusCode) == 200)
+                    if completions.increment() == 3 { allDone.resume() }
+                }
+            }
+            #expect(provider.inflightRequests.count == 1)
+            #expect(provider.inflightRequests.values.first?.count == 3)
+            gate.signal()
+        }
+        #expect(answers.count == 1)
+        #expect(provider.inflightRequests.isEmpty)
+    }
+
+    @Test func differentEndpointsDoNotShare() async {
+        let answers = Counter()
+        let gate = DispatchSemaphore(value: 1)
+        let provider = trackingProvider(answers: answers, gate: gate)
+        _ = await provider.requestAndWait(.user("a"), callbackQueue: queue)
+        _ = await provider.requestAndWait(.user("b"), callbackQueue: queue)
+        #expect(answers.count == 2)
+    }
+
+    @Test func failingRequestClosureLeavesNoEntryBehind() async {
+        let provider = MoyaProvider<PipelineTarget>(
+            requestClosure: { _, done in done(.failure(.requestMapping("signing failed"))) },
+            stubClosure: MoyaProvider.immediatelyStub,
+            trackInflights: true
+        )
+        _ = await provider.requestAndWait(.zen, callbackQueue: queue)
+        #expect(provider.inflightRequests.isEmpty)
+
+        // The endpoint is not wedged: the next call runs its own pipeline and completes.
+        let second = await provider.requestAndWait(.zen, callbackQueue: queue)
+        guard case .failure(.requestMapping) = second else {
+            Issue.record("expected the request closure's error again, got \(second)")
+            return
+        }
+    }
+
+    @Test func earlyCancelOfTheOnlyCallerLeavesNoEntryBehind() async {
+        let provider = MoyaProvider<PipelineTarget>(
+            requestClosure: { _, _ in /* never answers */ },
+            stubClosure: MoyaProvider.immediatelyStub,
+            trackInflights: true
+        )
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let token = provider.request(.zen, callbackQueue: queue) { _ in continuation.resume() }
+            token.cancel()
+        }
+        #expect(provider.inflightRequests.isEmpty)
+    }
+
+    @Test func cancellingOneSharerLeavesTheOthersRunning() async throws {
+        let answers = Counter()
+        let gate = DispatchSemaphore(value: 0)
+        let provider = trackingProvider(answers: answers, gate: gate)
+
+        let (cancelled, kept): (Result<Response, MoyaError>, Result<Response, MoyaError>) = await withCheckedContinuation { continuation in
+            let results = ResultPair()
+            let first = provider.request(.zen, callbackQueue: queue) { result in
+                if let pair = results.set(first: result) { continuation.resume(returning: pair) }
+            }
+            provider.request(.zen, callbackQueue: queue) { result in
+                if let pair = results.set(second: result) { continuation.resume(returning: pair) }
+            }
+            first.cancel()
+            gate.signal()
+        }
+        guard case .failure(let error) = cancelled else {
+            Issue.record("the cancelled caller should fail, got \(cancelled)")
+            return
+        }
+        #expect(error.isCancellation)
+        #expect(try kept.get().statusCode == 200)
+        #expect(answers.count == 1)
+    }
+}
+
+/// Collects two results from any thread and hands them over once both are in.
+private final class ResultPair: Sendable {
+    private let state = Synchronized<(Result<Response, MoyaError>?, Result<Response, MoyaError>?)>((nil, nil))
+
+    func set(first: Result<Response, MoyaError>) -> (Result<Response, MoyaError>, Result<Response, MoyaError>)? {
+        state.update { state in
+            state.0 = first
+            guard let second = state.1 else { return nil }
+            return (first, second)
+        }
+    }
+
+    func set(second: Result<Response, MoyaError>) -> (Result<Response, MoyaError>, Result<Response, MoyaError>)? {
+        state.update { state in
+            state.1 = second
+            guard let first = state.0 else { return nil }
+            return (first, second)
+        }
+    }
+}
