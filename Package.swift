@@ -31,6 +31,7 @@ let package = Package(
             dependencies: [
                 "Moya",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
