@@ -32,7 +32,8 @@ extension Session {
         /// The proxy to use, if any.
         public var proxy: HTTPClient.Configuration.Proxy?
 
-        /// Connection pool settings.
+        /// Connection pool settings. By default a refused connection fails its request at
+        /// once, as URLSession does, instead of retrying until the connect timeout.
         public var connectionPool: HTTPClient.Configuration.ConnectionPool
 
         /// Creates a configuration with URLSession-like defaults.
@@ -45,7 +46,7 @@ extension Session {
             decompression: HTTPClient.Decompression = Session.Configuration.defaultDecompression,
             httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic,
             proxy: HTTPClient.Configuration.Proxy? = nil,
-            connectionPool: HTTPClient.Configuration.ConnectionPool = .init()
+            connectionPool: HTTPClient.Configuration.ConnectionPool = Session.Configuration.defaultConnectionPool
         ) {
             self.connectTimeout = connectTimeout
             self.readTimeout = readTimeout
@@ -56,6 +57,13 @@ extension Session {
             self.httpVersion = httpVersion
             self.proxy = proxy
             self.connectionPool = connectionPool
+        }
+
+        /// AsyncHTTPClient's pool, but failing requests at once when a connection cannot be made.
+        public static var defaultConnectionPool: HTTPClient.Configuration.ConnectionPool {
+            var pool = HTTPClient.Configuration.ConnectionPool()
+            pool.retryConnectionEstablishment = false
+            return pool
         }
 
         /// Decompression on, refusing bodies that inflate more than 100 times (zip bombs).

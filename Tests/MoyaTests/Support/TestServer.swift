@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import Logging
+import Moya
+import NIOCore
+
+/// A Hummingbird server on 127.0.0.1 with a free port, for one test.
+struct TestServer {
+    let baseURL: URL
+    private let task: _Concurrency.Task<Void, Error>
+
+    /// Starts a server with the routes `configure` adds, and returns once it listens.
+    static func start(_ configure: (Router<BasicRequestContext>) -> Void) async throws -> TestServer {
+        let router = Router()
+        configure(router)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        let task = _Concurrency.Task { try await app.run() }
+        var port = 0
+        for await value in ports {
+            port = value
+        }
+        guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
+            task.cancel()
+            throw TestServerError.didNotStart
+        }
+        return TestServer(baseURL: url, task: task)
+    }
+
+    /// Runs `body` with a started server and stops the server afterwards.
+    static func with<T>(
+        _ configure: (Router<BasicRequestContext>) -> Void,
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        let server = try await start(configure)
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    func stop() {
+        task.cancel()
+    }
+}
+
+enum TestServerError: Error {
+    case didNotStart
+}
+
+/// A target whose base URL is chosen at run time, for tests against local servers.
+struct DynamicTarget: TargetType {
+    var baseURL: URL
+    var path: String
+    var method: Moya.Method = .get
+    var makeTask: @Sendable () -> Moya.Task = { .requestPlain }
+    var headers: [String: String]? = nil
+    var validationType: ValidationType = .none
+
+    var task: Moya.Task { makeTask() }
+}
+
