@@ -14,12 +14,25 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
     /// The HTTPURLResponse object.
     public let response: HTTPURLResponse?
 
+    /// Where a download task's file was moved to; `nil` for other tasks.
+    public let fileURL: URL?
+
     /// Creates a response.
     public init(statusCode: Int, data: Data, request: URLRequest? = nil, response: HTTPURLResponse? = nil) {
         self.statusCode = statusCode
         self.data = data
         self.request = request
         self.response = response
+        self.fileURL = nil
+    }
+
+    /// Creates the response of a download.
+    init(statusCode: Int, data: Data, request: URLRequest?, response: HTTPURLResponse?, fileURL: URL?) {
+        self.statusCode = statusCode
+        self.data = data
+        self.request = request
+        self.response = response
+        self.fileURL = fileURL
     }
 
     /// A text representation of the `Response`.

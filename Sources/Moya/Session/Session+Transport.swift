@@ -1,13 +1,13 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 
 extension Session: Transport {
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
-        let request: HTTPClient.Request
+        let prepared: PreparedTransfer
         do {
-            let body = exchange.request.httpBody.map { HTTPClient.Body.bytes($0) }
-            request = try HTTPRequestConversion.makeRequest(exchange.request, sessionHeaders: sessionHeaders, body: body)
+            prepared = try PreparedTransfer(exchange: exchange, sessionHeaders: sessionHeaders)
         } catch let error as MoyaError {
             events.completion(.failure(error))
             return NoTransportHandle()
@@ -16,18 +16,129 @@ extension Session: Transport {
             return NoTransportHandle()
         }
 
-        let collector = ResponseCollector(request: exchange.request)
-        let deadline = configuration.requestTimeout.map { NIODeadline.now() + $0 }
-        let task = httpClient.execute(request: request, delegate: collector, deadline: deadline)
+        let delegate = TransferDelegate(
+            sink: prepared.destination == nil ? .memory : .temporaryFile,
+            uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
+            idleTimeout: Self.idleTimeout(for: exchange.request, default: configuration.readTimeout),
+            onProgress: events.progress
+        )
+        let task = httpClient.execute(request: prepared.request, delegate: delegate)
+        if let requestTimeout = configuration.requestTimeout {
+            let timer = task.eventLoop.scheduleTask(in: requestTimeout) {
+                task.fail(reason: TransferTimeout(seconds: Double(requestTimeout.nanoseconds) / 1e9).asURLError)
+            }
+            task.futureResult.whenComplete { _ in timer.cancel() }
+        }
+
+        let request = exchange.request
+        let destination = prepared.destination
         task.futureResult.whenComplete { result in
             switch result {
-            case .success(let response):
-                events.completion(.success(response))
+            case .success(let outcome):
+                guard let destination, let file = outcome.downloadedFile else {
+                    events.completion(.success(Self.response(for: outcome, request: request, fileURL: nil)))
+                    return
+                }
+                BlockingIO.run(on: task.eventLoop) {
+                    try DownloadMover.move(file, for: outcome, destination: destination)
+                }.whenComplete { moved in
+                    switch moved {
+                    case .success(let finalURL):
+                        events.completion(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
+                    case .failure(let error):
+                        try? FileManager.default.removeItem(at: file)
+                        events.completion(.failure(.underlying(error, Self.response(for: outcome, request: request, fileURL: nil))))
+                    }
+                }
             case .failure(let error):
+                if let file = delegate.temporaryFile {
+                    try? FileManager.default.removeItem(at: file)
+                }
                 events.completion(.failure(.underlying(error, nil)))
             }
         }
         return HTTPTaskHandle(task: task)
+    }
+
+    /// URLSession's rule: a request's `timeoutInterval` is how long it may wait for data.
+    /// `URLRequest` defaults it to 60 seconds; a value the caller set wins over the session's.
+    static func idleTimeout(for request: URLRequest, default fallback: TimeAmount) -> TimeAmount {
+        let interval = request.timeoutInterval
+        guard interval > 0, interval.isFinite, interval != 60 else { return fallback }
+        return .nanoseconds(Int64(interval * 1e9))
+    }
+
+    private static func response(for outcome: TransferDelegate.Outcome, request: URLRequest, fileURL: URL?) -> Response {
+        Response(
+            statusCode: Int(outcome.head.status.code),
+            data: Data(buffer: outcome.body, byteTransferStrategy: .noCopy),
+            request: request,
+            response: HTTPRequestConversion.makeHTTPURLResponse(outcome.head, url: outcome.url),
+            fileURL: fileURL
+        )
+    }
+}
+
+/// The AsyncHTTPClient request for an exchange, with its body and download destination.
+struct PreparedTransfer {
+    var request: HTTPClient.Request
+    var uploadLength: Int64?
+    var reportsUploadProgress: Bool
+    var destination: DownloadDestination?
+
+    init(exchange: Exchange, sessionHeaders: [String: String]) throws {
+        var urlRequest = exchange.request
+        var body: RequestBody?
+        reportsUploadProgress = false
+        destination = nil
+
+        switch exchange.endpoint.task {
+        case .uploadFile(let url):
+            do {
+                body = RequestBody(segments: [.file(url, length: try BlockingIO.uploadableFileSize(url))])
+            } catch {
+                throw MoyaError.underlying(error, nil)
+            }
+            reportsUploadProgress = true
+        case .uploadMultipart(let parts), .uploadCompositeMultipart(let parts, _):
+            let encoder = MultipartEncoder(
+                boundary: MultipartEncoder.boundary(forContentType: urlRequest.value(forHTTPHeaderField: "Content-Type"))
+            )
+            urlRequest.setValue(encoder.contentType, forHTTPHeaderField: "Content-Type")
+            do {
+                body = try encoder.encode(parts)
+            } catch {
+                throw MoyaError.underlying(error, nil)
+            }
+            reportsUploadProgress = true
+        case .downloadDestination(let target), .downloadParameters(_, _, let target):
+            destination = target
+            body = urlRequest.httpBody.map { RequestBody(segments: [.bytes($0)]) }
+        default:
+            body = urlRequest.httpBody.map { RequestBody(segments: [.bytes($0)]) }
+        }
+
+        uploadLength = body.map { Int64($0.length) }
+        request = try HTTPRequestConversion.makeRequest(urlRequest, sessionHeaders: sessionHeaders, body: body?.makeClientBody())
+    }
+}
+
+/// Moves a finished download into place, as its destination asks.
+enum DownloadMover {
+    static func move(_ file: URL, for outcome: TransferDelegate.Outcome, destination: DownloadDestination) throws -> URL {
+        guard let httpResponse = HTTPRequestConversion.makeHTTPURLResponse(outcome.head, url: outcome.url) else {
+            throw TransferError.noResponseHead
+        }
+        let (target, options) = destination(file, httpResponse)
+        let manager = FileManager.default
+        if options.contains(.createIntermediateDirectories) {
+            try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        if options.contains(.removePreviousFile), manager.fileExists(atPath: target.path) {
+            try manager.removeItem(at: target)
+        }
+        try manager.moveItem(at: file, to: target)
+        return target
     }
 }
 
@@ -38,7 +149,7 @@ private struct NoTransportHandle: TransportHandle {
 
 /// Cancels an AsyncHTTPClient task.
 private struct HTTPTaskHandle: TransportHandle {
-    let task: HTTPClient.Task<Response>
+    let task: HTTPClient.Task<TransferDelegate.Outcome>
 
     func cancel() {
         task.cancel()

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Turns Moya's multipart parts into a streamed `multipart/form-data` body (RFC 7578).
+///
+/// Only the part headers and boundaries are built in memory; file and stream parts are read
+/// while the body is sent. The total length is known before sending.
+struct MultipartEncoder {
+    let boundary: String
+
+    /// A random boundary, or the one the request's `Content-Type` already names.
+    static func boundary(forContentType contentType: String?) -> String {
+        if let contentType, contentType.lowercased().hasPrefix("multipart/form-data"),
+           let range = contentType.range(of: "boundary=", options: .caseInsensitive) {
+            let value = contentType[range.upperBound...].split(separator: ";").first.map(String.init) ?? ""
+            let trimmed = value.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+            if !trimmed.isEmpty { return trimmed }
+        }
+        return "moya.boundary.\(UUID().uuidString.lowercased())"
+    }
+
+    var contentType: String {
+        "multipart/form-data; boundary=\(boundary)"
+    }
+
+    func encode(_ parts: [MultipartFormData]) throws -> RequestBody {
+        var segments: [RequestBody.Segment] = []
+        for part in parts {
+            var fileName = part.fileName
+            let content: RequestBody.Segment
+            switch part.provider {
+            case .data(let data):
+                content = .bytes(data)
+            case .file(let url):
+                content = .file(url, length: try BlockingIO.uploadableFileSize(url))
+                if fileName == nil { fileName = url.lastPathComponent }
+            case let .stream(stream, length):
+                content = .stream(SequentialReader(source: .stream(stream)), length: length)
+            }
+            segments.append(.bytes(Data(header(for: part, fileName: fileName).utf8)))
+            segments.append(content)
+            segments.append(.bytes(Data("\r\n".utf8)))
+        }
+        segments.append(.bytes(Data("--\(boundary)--\r\n".utf8)))
+        return RequestBody(segments: segments)
+    }
+
+    private func header(for part: MultipartFormData, fileName: String?) -> String {
+        var disposition = "form-data; name=\"\(Self.escape(part.name))\""
+        if let fileName {
+            disposition += "; filename=\"\(Self.escape(fileName))\""
+        }
+        var header = "--\(boundary)\r\nContent-Disposition: \(disposition)\r\n"
+        if let mimeType = part.mimeType ?? (fileName != nil ? "application/octet-stream" : nil) {
+            header += "Content-Type: \(Self.stripLineBreaks(mimeType))\r\n"
+        }
+        return header + "\r\n"
+    }
+
+    /// Quotes and line breaks in names are percent-encoded, as browsers do.
+    static func escape(_ value: String) -> String {
+        value
+            .replacingOccurrences(of: "\"", with: "%22")
+            .replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    private static func stripLineBreaks(_ value: String) -> String {
+        value.filter { $0 != "\r" && $0 != "\n" }
+    }
+}

@@ -1,0 +1,93 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// A request body as a list of pieces, sent one after another with a length known up front.
+///
+/// Files and streams are read in chunks while they are sent, so an upload never holds more
+/// than a chunk of them in memory.
+struct RequestBody: Sendable {
+    enum Segment: Sendable {
+        case bytes(Data)
+        case file(URL, length: UInt64)
+        /// - Note: the reader is used only by this body (see `SequentialReader`).
+        case stream(SequentialReader, length: UInt64)
+    }
+
+    static let chunkSize = 64 * 1024
+
+    var segments: [Segment]
+
+    var length: UInt64 {
+        segments.reduce(0) { total, segment in
+            switch segment {
+            case .bytes(let data): return total + UInt64(data.count)
+            case .file(_, let length), .stream(_, let length): return total + length
+            }
+        }
+    }
+
+    /// The AsyncHTTPClient body that streams the segments.
+    func makeClientBody() -> HTTPClient.Body {
+        if segments.count == 1, case .bytes(let data) = segments[0] {
+            return .bytes(data)
+        }
+        let segments = self.segments
+        return .stream(contentLength: Int64(length)) { writer in
+            Self.write(segments[...], to: writer)
+        }
+    }
+
+    private static func write(_ segments: ArraySlice<Segment>, to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+        guard let segment = segments.first else {
+            return BlockingIO.eventLoop.makeSucceededVoidFuture()
+        }
+        let rest = segments.dropFirst()
+        let written: EventLoopFuture<Void>
+        switch segment {
+        case .bytes(let data):
+            written = writer.write(.byteBuffer(ByteBuffer(bytes: data)))
+        case let .file(url, length):
+            written = writeFile(url, length: length, to: writer)
+        case let .stream(reader, length):
+            written = writeChunks(from: reader, remaining: length, to: writer).always { _ in reader.close() }
+        }
+        return written.flatMap { write(rest, to: writer) }
+    }
+
+    private static func writeFile(_ url: URL, length: UInt64, to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+        BlockingIO.run(on: BlockingIO.eventLoop) { SequentialReader(source: .file(try FileHandle(forReadingFrom: url))) }
+            .flatMap { reader in
+                writeChunks(from: reader, remaining: length, to: writer).always { _ in reader.close() }
+            }
+    }
+
+    private static func writeChunks(from reader: SequentialReader, remaining: UInt64, to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+        let loop = BlockingIO.eventLoop
+        guard remaining > 0 else { return loop.makeSucceededVoidFuture() }
+        let count = Int(min(UInt64(chunkSize), remaining))
+        return BlockingIO.run(on: loop) { try reader.read(upTo: count) }.flatMap { chunk in
+            guard !chunk.isEmpty else {
+                return loop.makeFailedFuture(RequestBodyError.shorterThanAnnounced(missing: remaining))
+            }
+            return writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).flatMap {
+                writeChunks(from: reader, remaining: remaining - UInt64(chunk.count), to: writer)
+            }
+        }
+    }
+}
+
+/// Why a streamed body could not be sent.
+enum RequestBodyError: Error, CustomStringConvertible, LocalizedError {
+    /// A file or stream ended before the length announced in `Content-Length`.
+    case shorterThanAnnounced(missing: UInt64)
+
+    var description: String {
+        switch self {
+        case .shorterThanAnnounced(let missing):
+            return "The upload source ended \(missing) bytes before its announced length."
+        }
+    }
+
+    var errorDescription: String? { description }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Moya
+import NIOCore
+import Testing
+
+@Suite("Uploads, downloads, progress and timeouts over the network")
+struct NetworkTransferTests {
+    let queue = DispatchQueue(label: "network-transfer-tests")
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("moya-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Echoes the body back with the request's Content-Type and Content-Length in headers.
+    private func addEcho(_ router: Router<BasicRequestContext>) {
+        router.post("echo") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 64 << 20)
+            var headers = HTTPFields()
+            headers[HTTPField.Name("X-Content-Type")!] = request.headers[.contentType] ?? "none"
+            headers[HTTPField.Name("X-Content-Length")!] = request.headers[.contentLength] ?? "none"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        }
+    }
+
+    @Test func uploadFileStreamsTheFileWithItsLength() async throws {
+        let directory = try temporaryDirectory()
+        let file = directory.appendingPathComponent("upload.bin")
+        let content = Data((0..<300_000).map { UInt8($0 % 251) })
+        try content.write(to: file)
+
+        try await TestServer.with(addEcho) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/echo", method: .post, makeTask: { .uploadFile(file) })
+            let response = try await provider.request(target)
+            #expect(response.data == content)
+            #expect(response.response?.value(forHTTPHeaderField: "X-Content-Length") == "300000")
+        }
+    }
+
+    @Test func uploadOfAMissingFileFailsWithUnderlyingAndNoResponse() async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-file-\(UUID().uuidString)")
+        try await TestServer.with(addEcho) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/echo", method: .post, makeTask: { .uploadFile(missing) })
+            do {
+                _ = try await provider.request(target)
+                Issue.record("a missing file must fail")
+            } catch {
+                guard case .underlying(_, nil) = error as? MoyaError else {
+                    Issue.record("expected .underlying(_, nil), got \(error)")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func multipartSendsEveryKindOfPartWithTheCustomBoundary() async throws {
+        let directory = try temporaryDirectory()
+        let file = directory.appendingPathComponent("notes.txt")
+        try Data("file contents".utf8).write(to: file)
+        let streamData = Data("streamed bytes".utf8)
+
+        try await TestServer.with(addEcho) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let target = DynamicTarget(
+                baseURL: server.baseURL, path: "/echo", method: .post,
+                makeTask: {
+                    .uploadMultipart([
+                        MultipartFormData(provider: .data(Data("moya".utf8)), name: "name"),
+                        MultipartFormData(provider: .file(file), name: "attachment", mimeType: "text/plain"),
+                        MultipartFormData(provider: .stream(InputStream(data: streamData), UInt64(streamData.count)), name: "stream", fileName: "s.bin"),
+                    ])
+                },
+                headers: ["Content-Type": "multipart/form-data; boundary=test-boundary-42"]
+            )
+            let response = try await provider.request(target)
+            let body = try response.mapString()
+            #expect(response.response?.value(forHTTPHeaderField: "X-Content-Type") == "multipart/form-data; boundary=test-boundary-42")
+            #expect(response.response?.value(forHTTPHeaderField: "X-Content-Length") == "\(response.data.count)")
+            #expect(body.hasPrefix("--test-boundary-42\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nmoya\r\n"))
+            #expect(body.contains("Content-Disposition: form-data; name=\"attachment\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nfile contents\r\n"))
+            #expect(body.contains("name=\"stream\"; filename=\"s.bin\"\r\nContent-Type: application/octet-stream\r\n\r\nstreamed bytes\r\n"))
+            #expect(body.hasSuffix("--test-boundary-42--\r\n"))
+        }
+    }
+
+    @Test func uploadReportsProgressEndingCompleted() async throws {
+        let directory = try temporaryDirectory()
+        let file = directory.appendingPathComponent("progress.bin")
+        try Data(repeating: 7, count: 1_000_000).write(to: file)
+        let log = EventLog()
+
+        try await TestServer.with(addEcho) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/echo", method: .post, makeTask: { .uploadFile(file) })
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                provider.request(target, callbackQueue: queue, progress: { progress in
+                    log.record("\(progress.progress) \(progress.completed)")
+                }, completion: { _ in continuation.resume() })
+            }
+        }
+        let events = log.all
+        #expect(events.count >= 2)
+        #expect(events.last == "1.0 true")
+        let fractions = events.compactMap { Double($0.split(separator: " ")[0]) }
+        #expect(fractions == fractions.sorted())
+    }
+
+    @Test func downloadMovesTheFileToItsDestinationAndReportsIt() async throws {
+        let directory = try temporaryDirectory()
+        let destinationURL = directory.appendingPathComponent("nested/dir/file.bin")
+        let payload = Data((0..<2_000_000).map { UInt8($0 % 253) })
+
+        try await TestServer.with({ router in
+            router.get("file") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: payload))) }
+        }) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
+                .downloadDestination { _, _ in (destinationURL, [.createIntermediateDirectories]) }
+            })
+            let response = try await provider.request(target)
+            #expect(response.fileURL == destinationURL)
+            #expect(try Data(contentsOf: destinationURL) == payload)
+            #expect(response.data.isEmpty)
+        }
+    }
+
+    @Test func downloadReplacesAnExistingFileOnlyWhenAsked() async throws {
+        let directory = try temporaryDirectory()
+        let destinationURL = directory.appendingPathComponent("existing.txt")
+        try Data("old".utf8).write(to: destinationURL)
+
+        try await TestServer.with({ router in
+            router.get("file") { _, _ in "new" }
+        }) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let keep = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
+                .downloadDestination { _, _ in (destinationURL, []) }
+            })
+            await #expect(throws: MoyaError.self) { try await provider.request(keep) }
+            #expect(try String(contentsOf: destinationURL, encoding: .utf8) == "old")
+
+            let replace = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
+                .downloadDestination { _, _ in (destinationURL, [.removePreviousFile]) }
+            })
+            _ = try await provider.request(replace)
+            #expect(try String(contentsOf: destinationURL, encoding: .utf8) == "new")
+        }
+    }
+
+    @Test func downloadOfAnErrorPageLeavesNothingAtTheDestination() async throws {
+        let directory = try temporaryDirectory()
+        let destinationURL = directory.appendingPathComponent("never.txt")
+
+        try await TestServer.with({ router in
+            router.get("missing") { _, _ in Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "no such file"))) }
+        }) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/missing", makeTask: {
+                .downloadDestination { _, _ in (destinationURL, [.removePreviousFile]) }
+            })
+            let response = try await provider.request(target)
+            #expect(response.statusCode == 404)
+            #expect(try response.mapString() == "no such file")
+            #expect(response.fileURL == nil)
+            #expect(!FileManager.default.fileExists(atPath: destinationURL.path))
+        }
+    }
+
+    @Test func stalledHeadTimesOutAfterTheRequestsTimeoutInterval() async throws {
+        try await TestServer.with({ router in
+            router.get("stall") { _, _ -> Response in
+                try await _Concurrency.Task.sleep(for: .seconds(60))
+                return Response(status: .ok)
+            }
+        }) { server in
+            let provider = MoyaProvider<DynamicTarget>(requestClosure: { endpoint, done in
+                do {
+                    var request = try endpoint.urlRequest()
+                    request.timeoutInterval = 0.5
+                    done(.success(request))
+                } catch {
+                    done(.failure(MoyaError.underlying(error)))
+                }
+            })
+            let started = ContinuousClock.now
+            do {
+                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall"))
+                Issue.record("a stalled server must time out")
+            } catch {
+                guard case .underlying(let inner, nil) = error as? MoyaError else {
+                    Issue.record("expected .underlying, got \(error)")
+                    return
+                }
+                #expect((inner as NSError).code == NSURLErrorTimedOut)
+            }
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+
+    @Test func stalledBodyTimesOutWithTheSessionsReadTimeout() async throws {
+        try await TestServer.with({ router in
+            router.get("stall-body") { _, _ -> Response in
+                Response(status: .ok, headers: [.contentLength: "100"], body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "partial"))
+                    try await _Concurrency.Task.sleep(for: .seconds(60))
+                    try await writer.finish(nil)
+                })
+            }
+        }) { server in
+            let session = Session(configuration: .init(readTimeout: .milliseconds(500)))
+            let provider = MoyaProvider<DynamicTarget>(session: session)
+            let started = ContinuousClock.now
+            do {
+                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall-body"))
+                Issue.record("a stalled body must time out")
+            } catch {
+                guard case .underlying(let inner, nil) = error as? MoyaError else {
+                    Issue.record("expected .underlying, got \(error)")
+                    return
+                }
+                #expect((inner as NSError).code == NSURLErrorTimedOut)
+            }
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+}
