@@ -1,19 +1,32 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 
 extension Session: Transport {
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
+        let handle = TransferHandle()
+        start(exchange, authorization: nil, events: events, handle: handle)
+        return handle
+    }
+
+    /// Sends one attempt. A `401` challenge answered by the credential a plugin attached
+    /// leads to exactly one more attempt, with a freshly built body.
+    private func start(_ exchange: Exchange, authorization: String?, events: TransportEvents, handle: TransferHandle) {
+        var exchange = exchange
+        if let authorization {
+            exchange.request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        }
         let prepared: PreparedTransfer
         do {
             prepared = try PreparedTransfer(exchange: exchange, sessionHeaders: sessionHeaders)
         } catch let error as MoyaError {
             events.completion(.failure(error))
-            return NoTransportHandle()
+            return
         } catch {
             events.completion(.failure(.underlying(error, nil)))
-            return NoTransportHandle()
+            return
         }
 
         let delegate = TransferDelegate(
@@ -23,6 +36,7 @@ extension Session: Transport {
             onProgress: events.progress
         )
         let task = httpClient.execute(request: prepared.request, delegate: delegate)
+        guard handle.track(task) else { return }
         if let requestTimeout = configuration.requestTimeout {
             let timer = task.eventLoop.scheduleTask(in: requestTimeout) {
                 task.fail(reason: TransferTimeout(seconds: Double(requestTimeout.nanoseconds) / 1e9).asURLError)
@@ -35,6 +49,11 @@ extension Session: Transport {
         task.futureResult.whenComplete { result in
             switch result {
             case .success(let outcome):
+                if authorization == nil, let answer = Self.challengeAnswer(for: outcome, exchange: exchange) {
+                    outcome.downloadedFile.map { try? FileManager.default.removeItem(at: $0) }
+                    self.start(exchange, authorization: answer, events: events, handle: handle)
+                    return
+                }
                 guard let destination, let file = outcome.downloadedFile else {
                     events.completion(.success(Self.response(for: outcome, request: request, fileURL: nil)))
                     return
@@ -57,7 +76,25 @@ extension Session: Transport {
                 events.completion(.failure(.underlying(error, nil)))
             }
         }
-        return HTTPTaskHandle(task: task)
+    }
+
+    /// The `Authorization` answering a `401` challenge, when a credential was attached.
+    private static func challengeAnswer(for outcome: TransferDelegate.Outcome, exchange: Exchange) -> String? {
+        guard outcome.head.status.code == 401, let credential = exchange.requestType.credential,
+              let url = exchange.request.url
+        else { return nil }
+        let challenges = outcome.head.headers["WWW-Authenticate"].joined(separator: ", ")
+        guard !challenges.isEmpty else { return nil }
+        var uri = url.path.isEmpty ? "/" : url.path
+        if let query = url.query {
+            uri += "?" + query
+        }
+        return AuthenticationChallenge.authorization(
+            for: challenges,
+            credential: credential,
+            method: exchange.request.httpMethod ?? "GET",
+            uri: uri
+        )
     }
 
     /// URLSession's rule: a request's `timeoutInterval` is how long it may wait for data.
@@ -142,16 +179,28 @@ enum DownloadMover {
     }
 }
 
-/// Nothing was started.
-private struct NoTransportHandle: TransportHandle {
-    func cancel() {}
-}
+/// Cancels the current attempt of a transfer, and any attempt started after the cancel.
+private final class TransferHandle: TransportHandle {
+    private let state = NIOLockedValueBox<(task: HTTPClient.Task<TransferDelegate.Outcome>?, cancelled: Bool)>((nil, false))
 
-/// Cancels an AsyncHTTPClient task.
-private struct HTTPTaskHandle: TransportHandle {
-    let task: HTTPClient.Task<TransferDelegate.Outcome>
+    /// Records the current attempt; returns `false` (and cancels it) if the transfer was
+    /// cancelled already.
+    func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) -> Bool {
+        let cancelled = state.withLockedValue { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled {
+            task.cancel()
+        }
+        return !cancelled
+    }
 
     func cancel() {
-        task.cancel()
+        let task = state.withLockedValue { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 }
