@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import Moya
+import Testing
+
+@Suite("Server faults end in a MoyaError, promptly")
+struct NetworkFaultTests {
+    /// Sends one request to a raw server and returns the error it produced within 10 seconds.
+    private func failure(response: String, ending: RawServer.Ending, session: Session = .default) async throws -> MoyaError? {
+        let server = try await RawServer.start(response: response, ending: ending)
+        let provider = MoyaProvider<DynamicTarget>(session: session)
+        let started = ContinuousClock.now
+        defer { _Concurrency.Task { await server.stop() } }
+        do {
+            let response = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/"))
+            Issue.record("expected a failure, got \(response)")
+            return nil
+        } catch {
+            #expect(ContinuousClock.now - started < .seconds(10))
+            return error
+        }
+    }
+
+    private func expectUnderlyingWithoutResponse(_ error: MoyaError?, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .underlying(_, nil)? = error else {
+            Issue.record("expected .underlying(_, nil), got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+    }
+
+    @Test func garbageStatusLineFails() async throws {
+        let error = try await failure(response: "SMTP ready, not HTTP at all\r\n\r\n", ending: .close)
+        expectUnderlyingWithoutResponse(error)
+    }
+
+    @Test func bodyShorterThanContentLengthFails() async throws {
+        let error = try await failure(response: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this", ending: .close)
+        expectUnderlyingWithoutResponse(error)
+    }
+
+    @Test func resetMidBodyFails() async throws {
+        let error = try await failure(response: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial", ending: .reset)
+        expectUnderlyingWithoutResponse(error)
+    }
+
+    @Test func brokenChunkedEncodingFails() async throws {
+        let error = try await failure(
+            response: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnot a chunk\r\n",
+            ending: .close
+        )
+        expectUnderlyingWithoutResponse(error)
+    }
+
+    @Test func closeBeforeAnyResponseFails() async throws {
+        let error = try await failure(response: "", ending: .close)
+        expectUnderlyingWithoutResponse(error)
+    }
+
+    @Test func stalledHeadFailsWithTimedOut() async throws {
+        let session = Session(configuration: .init(readTimeout: .milliseconds(300)))
+        let error = try await failure(response: "", ending: .stall, session: session)
+        guard case .underlying(let inner, nil)? = error else {
+            Issue.record("expected .underlying, got \(String(describing: error))")
+            return
+        }
+        #expect((inner as NSError).code == NSURLErrorTimedOut)
+    }
+
+    @Test func redirectLoopFailsAfterTheLimit() async throws {
+        let hits = Counter()
+        try await TestServer.with({ router in
+            router.get("loop") { _, _ in
+                hits.increment()
+                return Response(status: .found, headers: [.location: "/loop?n=\(hits.count)"])
+            }
+        }) { server in
+            let session = Session(configuration: .init(redirectConfiguration: .follow(max: 3, allowCycles: true)))
+            let provider = MoyaProvider<DynamicTarget>(session: session)
+            do {
+                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/loop"))
+                Issue.record("a redirect loop must fail")
+            } catch {
+                guard case .underlying(_, nil) = error as? MoyaError else {
+                    Issue.record("expected .underlying, got \(error)")
+                    return
+                }
+            }
+            #expect(hits.count <= 4)
+        }
+    }
+}
