@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOSSL
 
 extension Session {
     /// How a session connects and what it sends by default.
@@ -32,6 +33,13 @@ extension Session {
         /// The proxy to use, if any.
         public var proxy: HTTPClient.Configuration.Proxy?
 
+        /// TLS settings: custom trust roots, client certificates, protocol versions. `nil`
+        /// means full verification against the system's trust roots.
+        public var tlsConfiguration: TLSConfiguration?
+
+        /// Trust policies (certificate or public-key pinning) per host name, lower-cased.
+        public var serverTrustPolicies: [String: ServerTrustPolicy]
+
         /// Connection pool settings. By default a refused connection fails its request at
         /// once, as URLSession does, instead of retrying until the connect timeout.
         public var connectionPool: HTTPClient.Configuration.ConnectionPool
@@ -46,8 +54,15 @@ extension Session {
             decompression: HTTPClient.Decompression = Session.Configuration.defaultDecompression,
             httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic,
             proxy: HTTPClient.Configuration.Proxy? = nil,
-            connectionPool: HTTPClient.Configuration.ConnectionPool = Session.Configuration.defaultConnectionPool
+            connectionPool: HTTPClient.Configuration.ConnectionPool = Session.Configuration.defaultConnectionPool,
+            tlsConfiguration: TLSConfiguration? = nil,
+            serverTrustPolicies: [String: ServerTrustPolicy] = [:]
         ) {
+            self.tlsConfiguration = tlsConfiguration
+            self.serverTrustPolicies = Dictionary(
+                serverTrustPolicies.map { ($0.key.lowercased(), $0.value) },
+                uniquingKeysWith: { _, last in last }
+            )
             self.connectTimeout = connectTimeout
             self.readTimeout = readTimeout
             self.requestTimeout = requestTimeout
@@ -104,8 +119,10 @@ extension Session {
             return "\(executable) (\(system) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)) Moya/15.0.3"
         }
 
-        func makeClientConfiguration() -> HTTPClient.Configuration {
+        /// The client configuration for every host, or for one pinned host.
+        func makeClientConfiguration(pinnedHost host: String? = nil) -> HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration(
+                tlsConfiguration: tlsConfiguration,
                 redirectConfiguration: redirectConfiguration,
                 timeout: .init(connect: connectTimeout, read: nil),
                 connectionPool: connectionPool,
@@ -113,6 +130,13 @@ extension Session {
                 decompression: decompression
             )
             configuration.httpVersion = httpVersion
+            if let host, let policy = serverTrustPolicies[host] {
+                var box = HTTPClientConfigurationBox(tlsConfiguration: tlsConfiguration)
+                policy.apply(to: &box, host: host, baseTLS: tlsConfiguration ?? .makeClientConfiguration())
+                configuration.tlsConfiguration = box.tlsConfiguration
+                configuration.http1_1ConnectionDebugInitializer = box.connectionCheck
+                configuration.http2ConnectionDebugInitializer = box.connectionCheck
+            }
             return configuration
         }
     }

@@ -14,10 +14,11 @@ extension Session: Transport {
     /// Sends one attempt. A `401` challenge answered by the credential a plugin attached
     /// leads to exactly one more attempt, with a freshly built body.
     private func start(_ exchange: Exchange, authorization: String?, events: TransportEvents, handle: TransferHandle) {
-        var exchange = exchange
+        var attempt = exchange
         if let authorization {
-            exchange.request.setValue(authorization, forHTTPHeaderField: "Authorization")
+            attempt.request.setValue(authorization, forHTTPHeaderField: "Authorization")
         }
+        let exchange = attempt
         let prepared: PreparedTransfer
         do {
             prepared = try PreparedTransfer(exchange: exchange, sessionHeaders: sessionHeaders)
@@ -35,7 +36,7 @@ extension Session: Transport {
             idleTimeout: Self.idleTimeout(for: exchange.request, default: configuration.readTimeout),
             onProgress: events.progress
         )
-        let task = httpClient.execute(request: prepared.request, delegate: delegate)
+        let task = client(for: prepared.request.url).execute(request: prepared.request, delegate: delegate)
         guard handle.track(task) else { return }
         if let requestTimeout = configuration.requestTimeout {
             let timer = task.eventLoop.scheduleTask(in: requestTimeout) {

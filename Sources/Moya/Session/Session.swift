@@ -19,11 +19,15 @@ public final class Session: Sendable {
 
     private let ownsClient: Bool
 
+    /// One client per pinned host, each enforcing that host's trust policy. Always owned.
+    private let pinnedClients: [String: HTTPClient]
+
     /// Creates a session with its own `HTTPClient`, built from `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration.makeClientConfiguration())
         self.ownsClient = true
+        self.pinnedClients = Self.makePinnedClients(configuration)
     }
 
     /// Creates a session over a client you own and shut down yourself.
@@ -34,19 +38,44 @@ public final class Session: Sendable {
         self.configuration = configuration
         self.httpClient = httpClient
         self.ownsClient = false
+        self.pinnedClients = Self.makePinnedClients(configuration)
+    }
+
+    private static func makePinnedClients(_ configuration: Configuration) -> [String: HTTPClient] {
+        var clients: [String: HTTPClient] = [:]
+        for host in configuration.serverTrustPolicies.keys {
+            clients[host] = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: configuration.makeClientConfiguration(pinnedHost: host)
+            )
+        }
+        return clients
+    }
+
+    /// The client that may talk to `url`'s host.
+    func client(for url: URL) -> HTTPClient {
+        guard !pinnedClients.isEmpty, let host = url.host?.lowercased() else { return httpClient }
+        return pinnedClients[host] ?? httpClient
     }
 
     deinit {
+        // A client keeps itself alive until its shutdown completes.
         if ownsClient {
-            // The client keeps itself alive until the shutdown completes.
             httpClient.shutdown { _ in }
+        }
+        for client in pinnedClients.values {
+            client.shutdown { _ in }
         }
     }
 
     /// Shuts the session's own client down, failing requests still in flight.
     public func shutdown() async throws {
-        guard ownsClient else { return }
-        try await httpClient.shutdown()
+        for client in pinnedClients.values {
+            try await client.shutdown()
+        }
+        if ownsClient {
+            try await httpClient.shutdown()
+        }
     }
 
     /// The headers added to every request that does not set them itself.

@@ -1,13 +1,20 @@
 import Foundation
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import Moya
 import NIOCore
+import NIOSSL
 
 /// A Hummingbird server on 127.0.0.1 with a free port, for one test.
 struct TestServer {
     let baseURL: URL
-    private let task: _Concurrency.Task<Void, Error>
+    fileprivate let task: _Concurrency.Task<Void, Error>
+
+    fileprivate init(baseURL: URL, task: _Concurrency.Task<Void, Error>) {
+        self.baseURL = baseURL
+        self.task = task
+    }
 
     /// Starts a server with the routes `configure` adds, and returns once it listens.
     static func start(_ configure: (Router<BasicRequestContext>) -> Void) async throws -> TestServer {
@@ -66,3 +73,45 @@ struct DynamicTarget: TargetType {
     var task: Moya.Task { makeTask() }
 }
 
+
+extension TestServer {
+    /// Starts an HTTPS server presenting `identity`; `clientCA`, when given, makes it require a
+    /// client certificate signed by that CA.
+    static func startTLS(
+        identity: TestCertificates.Identity,
+        clientCA: NIOSSLCertificate? = nil,
+        _ configure: (Router<BasicRequestContext>) -> Void
+    ) async throws -> TestServer {
+        var tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(identity.certificate)],
+            privateKey: .privateKey(identity.privateKey)
+        )
+        if let clientCA {
+            tls.certificateVerification = .noHostnameVerification
+            tls.trustRoots = .certificates([clientCA])
+        }
+        let router = Router()
+        configure(router)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            server: try .tls(.http1(), tlsConfiguration: tls),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: Logger(label: "test-tls-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        let task = _Concurrency.Task { try await app.run() }
+        var port = 0
+        for await value in ports {
+            port = value
+        }
+        guard port > 0, let url = URL(string: "https://localhost:\(port)") else {
+            task.cancel()
+            throw TestServerError.didNotStart
+        }
+        return TestServer(baseURL: url, task: task)
+    }
+}
