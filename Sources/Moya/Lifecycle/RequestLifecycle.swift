@@ -51,8 +51,15 @@ final class RequestLifecycle: Sendable {
             deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: false)
         case let .cancelRequest(subscriber, handle):
             context.onFinish?(self)
-            handle?.cancel()
-            deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: true)
+            guard let handle else {
+                deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: true)
+                return
+            }
+            // As with URLSession, the cancelled error arrives once the transfer has stopped, so a
+            // caller never finds a half-written download or an open connection after it.
+            handle.cancel { [self] in
+                deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: true)
+            }
         }
     }
 
@@ -92,7 +99,7 @@ final class RequestLifecycle: Sendable {
         )
         let handle = transport.send(exchange, events: events)
         if let lateCancel = machine.withLockedValue({ $0.transportStarted(handle) }) {
-            lateCancel.cancel()
+            lateCancel.cancel(then: {})
         }
     }
 

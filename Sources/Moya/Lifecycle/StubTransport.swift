@@ -34,7 +34,9 @@ struct StubTransport: Transport {
 
 /// An immediate stub has already answered: there is nothing left to stop.
 private struct ImmediateStubHandle: TransportHandle {
-    func cancel() {}
+    func cancel(then stopped: @escaping @Sendable () -> Void) {
+        stopped()
+    }
 }
 
 /// Cancels the pending delayed answer.
@@ -44,7 +46,8 @@ private struct ImmediateStubHandle: TransportHandle {
 private struct DelayedStubHandle: TransportHandle, @unchecked Sendable {
     let work: DispatchWorkItem
 
-    func cancel() {
+    func cancel(then stopped: @escaping @Sendable () -> Void) {
         work.cancel()
+        stopped()
     }
 }

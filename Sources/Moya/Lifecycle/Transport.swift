@@ -25,5 +25,8 @@ struct TransportEvents: Sendable {
 
 /// Stops a transport's work.
 protocol TransportHandle: Sendable {
-    func cancel()
+    /// Stops the work, then calls `stopped` once it has wound down: no file, connection or
+    /// timer of the request is left behind. The transport's `completion` is not called for a
+    /// request cancelled before it finished.
+    func cancel(then stopped: @escaping @Sendable () -> Void)
 }

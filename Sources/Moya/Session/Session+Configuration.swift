@@ -44,6 +44,11 @@ extension Session {
         /// once, as URLSession does, instead of retrying until the connect timeout.
         public var connectionPool: HTTPClient.Configuration.ConnectionPool
 
+        /// Where downloads are written until they complete and move to their destination;
+        /// `nil` for the system's temporary directory. A folder on the destination's volume
+        /// makes the final move a rename instead of a copy.
+        public var temporaryDirectory: URL?
+
         /// Creates a configuration with URLSession-like defaults.
         public init(
             connectTimeout: TimeAmount = .seconds(10),
@@ -56,8 +61,10 @@ extension Session {
             proxy: HTTPClient.Configuration.Proxy? = nil,
             connectionPool: HTTPClient.Configuration.ConnectionPool = Session.Configuration.defaultConnectionPool,
             tlsConfiguration: TLSConfiguration? = nil,
-            serverTrustPolicies: [String: ServerTrustPolicy] = [:]
+            serverTrustPolicies: [String: ServerTrustPolicy] = [:],
+            temporaryDirectory: URL? = nil
         ) {
+            self.temporaryDirectory = temporaryDirectory
             self.tlsConfiguration = tlsConfiguration
             self.serverTrustPolicies = Dictionary(
                 serverTrustPolicies.map { ($0.key.lowercased(), $0.value) },

@@ -7,7 +7,12 @@ import NIOFoundationCompat
 extension Session: Transport {
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
         let handle = TransferHandle()
-        start(exchange, authorization: nil, events: events, handle: handle)
+        var reporting = events
+        reporting.completion = { result in
+            events.completion(result)
+            handle.stopped()
+        }
+        start(exchange, authorization: nil, events: reporting, handle: handle)
         return handle
     }
 
@@ -31,13 +36,15 @@ extension Session: Transport {
         }
 
         let delegate = TransferDelegate(
-            sink: prepared.destination == nil ? .memory : .temporaryFile,
+            sink: prepared.destination == nil
+                ? .memory
+                : .temporaryFile(in: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory),
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: Self.idleTimeout(for: exchange.request, default: configuration.readTimeout),
             onProgress: events.progress
         )
         let task = client(for: prepared.request.url).execute(request: prepared.request, delegate: delegate)
-        guard handle.track(task) else { return }
+        handle.track(task)
         if let requestTimeout = configuration.requestTimeout {
             let timer = task.eventLoop.scheduleTask(in: requestTimeout) {
                 task.fail(reason: TransferTimeout(seconds: Double(requestTimeout.nanoseconds) / 1e9).asURLError)
@@ -103,7 +110,10 @@ extension Session: Transport {
     static func idleTimeout(for request: URLRequest, default fallback: TimeAmount) -> TimeAmount {
         let interval = request.timeoutInterval
         guard interval > 0, interval.isFinite, interval != 60 else { return fallback }
-        return .nanoseconds(Int64(interval * 1e9))
+        // Beyond about 292 years the nanoseconds no longer fit in an Int64; such a timeout means "never".
+        let nanoseconds = interval * 1e9
+        guard nanoseconds < Double(Int64.max) else { return .nanoseconds(.max) }
+        return .nanoseconds(Int64(nanoseconds))
     }
 
     private static func response(for outcome: TransferDelegate.Outcome, request: URLRequest, fileURL: URL?) -> Response {
@@ -180,13 +190,20 @@ enum DownloadMover {
     }
 }
 
-/// Cancels the current attempt of a transfer, and any attempt started after the cancel.
+/// Cancels the current attempt of a transfer, and any attempt started after the cancel, and
+/// tells who cancelled when the transfer has wound down.
 private final class TransferHandle: TransportHandle {
-    private let state = NIOLockedValueBox<(task: HTTPClient.Task<TransferDelegate.Outcome>?, cancelled: Bool)>((nil, false))
+    private struct State {
+        var task: HTTPClient.Task<TransferDelegate.Outcome>?
+        var cancelled = false
+        var stopped = false
+        var whenStopped: [@Sendable () -> Void] = []
+    }
 
-    /// Records the current attempt; returns `false` (and cancels it) if the transfer was
-    /// cancelled already.
-    func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) -> Bool {
+    private let state = NIOLockedValueBox(State())
+
+    /// Records the current attempt, cancelling it at once if the transfer was cancelled already.
+    func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) {
         let cancelled = state.withLockedValue { state in
             state.task = task
             return state.cancelled
@@ -194,14 +211,31 @@ private final class TransferHandle: TransportHandle {
         if cancelled {
             task.cancel()
         }
-        return !cancelled
     }
 
-    func cancel() {
-        let task = state.withLockedValue { state in
+    func cancel(then stopped: @escaping @Sendable () -> Void) {
+        let (task, stoppedAlready) = state.withLockedValue { state in
             state.cancelled = true
-            return state.task
+            if !state.stopped {
+                state.whenStopped.append(stopped)
+            }
+            return (state.task, state.stopped)
         }
         task?.cancel()
+        if stoppedAlready {
+            stopped()
+        }
+    }
+
+    /// The transfer has ended and cleaned up after itself.
+    func stopped() {
+        let callbacks = state.withLockedValue { state in
+            state.stopped = true
+            defer { state.whenStopped = [] }
+            return state.whenStopped
+        }
+        for callback in callbacks {
+            callback()
+        }
     }
 }

@@ -21,7 +21,8 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     enum Sink {
         case memory
-        case temporaryFile
+        /// A new file in the given directory.
+        case temporaryFile(in: URL)
     }
 
     private struct State {
@@ -112,15 +113,22 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch(task)
         state.withLockedValue { $0.head = head }
-        guard case .temporaryFile = sink, (200..<300).contains(head.status.code) else {
+        guard case .temporaryFile(let directory) = sink, (200..<300).contains(head.status.code) else {
             return task.eventLoop.makeSucceededVoidFuture()
         }
         return BlockingIO.run(on: task.eventLoop) { () -> TemporaryFile in
-            try TemporaryFile.create()
+            try TemporaryFile.create(in: directory)
         }.map { file in
-            self.state.withLockedValue { state in
+            // The request may have failed (a cancel, a timeout) while the file was being created:
+            // then nobody will clean it up later, so it goes now.
+            let adopted = self.state.withLockedValue { state -> Bool in
+                guard !state.finished else { return false }
                 state.temporaryFile = file.url
                 state.fileHandle = file.handle
+                return true
+            }
+            if !adopted {
+                file.discard()
             }
         }
     }
@@ -178,19 +186,25 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     }
 }
 
-/// A new, empty file in the temporary directory.
+/// A new, empty file for a download in flight.
 private struct TemporaryFile: @unchecked Sendable {
     // `FileHandle` is not annotated `Sendable`; it is handed over once, from the thread pool to
     // the delegate, and then used by one write at a time.
     let url: URL
     let handle: FileHandle
 
-    static func create() throws -> TemporaryFile {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("moya-download-\(UUID().uuidString)")
+    static func create(in directory: URL) throws -> TemporaryFile {
+        let url = directory.appendingPathComponent("moya-download-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
         return TemporaryFile(url: url, handle: try FileHandle(forWritingTo: url))
+    }
+
+    /// Closes and removes the file.
+    func discard() {
+        try? handle.close()
+        try? FileManager.default.removeItem(at: url)
     }
 }
 

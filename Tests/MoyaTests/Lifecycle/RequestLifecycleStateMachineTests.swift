@@ -8,7 +8,9 @@ struct RequestLifecycleStateMachineTests {
     typealias Machine = RequestLifecycle.StateMachine
 
     private final class Handle: TransportHandle {
-        func cancel() {}
+        func cancel(then stopped: @escaping @Sendable () -> Void) {
+            stopped()
+        }
     }
 
     private func add(_ machine: inout Machine) -> Int? {

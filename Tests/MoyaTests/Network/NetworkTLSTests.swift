@@ -39,7 +39,6 @@ struct NetworkTLSTests {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
         let server = try await TestServer.startTLS(identity: leaf, addHello)
-        defer { server.stop() }
         expectTLSFailure(await hello(server, .init()))
     }
 
@@ -47,7 +46,6 @@ struct NetworkTLSTests {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
         let server = try await TestServer.startTLS(identity: leaf, addHello)
-        defer { server.stop() }
         let result = await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate)))
         #expect(try result.get().mapString() == "secure hello")
     }
@@ -56,7 +54,6 @@ struct NetworkTLSTests {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["other.example"])
         let server = try await TestServer.startTLS(identity: leaf, addHello)
-        defer { server.stop() }
         expectTLSFailure(await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate))))
     }
 
@@ -64,7 +61,6 @@ struct NetworkTLSTests {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
         let server = try await TestServer.startTLS(identity: leaf, addHello)
-        defer { server.stop() }
 
         let pinned = await hello(server, .init(serverTrustPolicies: ["localhost": .pinnedCertificates([certificates.authority.certificate])]))
         #expect(try pinned.get().statusCode == 200)
@@ -81,7 +77,6 @@ struct NetworkTLSTests {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
         let server = try await TestServer.startTLS(identity: leaf, addHello)
-        defer { server.stop() }
         let tls = trusting(certificates.authority.certificate)
 
         let pinned = await hello(server, .init(
@@ -107,7 +102,6 @@ struct NetworkTLSTests {
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
         let client = try certificates.makeLeaf(dnsNames: ["client"], clientAuth: true)
         let server = try await TestServer.startTLS(identity: leaf, clientCA: certificates.authority.certificate, addHello)
-        defer { server.stop() }
 
         expectTLSFailure(await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate))))
 

@@ -7,14 +7,13 @@ import NIOCore
 import NIOSSL
 
 /// A Hummingbird server on 127.0.0.1 with a free port, for one test.
+///
+/// Servers run until the test process exits and are never shut down: a connection accepted while
+/// a Hummingbird server shuts down trips an assertion in NIO's `NIOAsyncWriter` and crashes the
+/// process, and a client's connection pool may open a connection at any moment (a speculative
+/// connection for a queued request, say). Each test gets its own port, so tests stay isolated.
 struct TestServer {
     let baseURL: URL
-    fileprivate let task: _Concurrency.Task<Void, Error>
-
-    fileprivate init(baseURL: URL, task: _Concurrency.Task<Void, Error>) {
-        self.baseURL = baseURL
-        self.task = task
-    }
 
     /// Starts a server with the routes `configure` adds, and returns once it listens.
     static func start(_ configure: (Router<BasicRequestContext>) -> Void) async throws -> TestServer {
@@ -30,30 +29,23 @@ struct TestServer {
             },
             logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
         )
-        let task = _Concurrency.Task { try await app.run() }
+        _Concurrency.Task { try await app.run() }
         var port = 0
         for await value in ports {
             port = value
         }
         guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
-            task.cancel()
             throw TestServerError.didNotStart
         }
-        return TestServer(baseURL: url, task: task)
+        return TestServer(baseURL: url)
     }
 
-    /// Runs `body` with a started server and stops the server afterwards.
+    /// Runs `body` with a started server.
     static func with<T>(
         _ configure: (Router<BasicRequestContext>) -> Void,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = try await start(configure)
-        defer { server.stop() }
-        return try await body(server)
-    }
-
-    func stop() {
-        task.cancel()
+        try await body(try await start(configure))
     }
 }
 
@@ -103,15 +95,14 @@ extension TestServer {
             },
             logger: Logger(label: "test-tls-server", factory: { _ in SwiftLogNoOpLogHandler() })
         )
-        let task = _Concurrency.Task { try await app.run() }
+        _Concurrency.Task { try await app.run() }
         var port = 0
         for await value in ports {
             port = value
         }
         guard port > 0, let url = URL(string: "https://localhost:\(port)") else {
-            task.cancel()
             throw TestServerError.didNotStart
         }
-        return TestServer(baseURL: url, task: task)
+        return TestServer(baseURL: url)
     }
 }
