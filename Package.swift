@@ -56,6 +56,12 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // Code as a Moya user writes it under Swift 6, which must build without a single warning.
+        .testTarget(
+            name: "MoyaSwift6UserTests",
+            dependencies: ["Moya"],
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
