@@ -8,7 +8,10 @@ extension Endpoint: Equatable, Hashable {
     /// Hashes the request the endpoint builds (or its URL when it cannot build one).
     public func hash(into hasher: inout Hasher) {
         if let request = try? urlRequest() {
-            hasher.combine(request)
+            hasher.combine(request.url)
+            hasher.combine(request.httpMethod)
+            hasher.combine(request.allHTTPHeaderFields)
+            hasher.combine(request.httpBody)
         } else {
             hasher.combine(url)
         }
@@ -20,12 +23,22 @@ extension Endpoint: Equatable, Hashable {
         guard lhs.hasSameUploadContent(as: rhs) else { return false }
         switch (try? lhs.urlRequest(), try? rhs.urlRequest()) {
         case let (.some(lhsRequest), .some(rhsRequest)):
-            return lhsRequest == rhsRequest
+            return Self.sameRequest(lhsRequest, rhsRequest)
         case (.none, .none):
             return lhs.url == rhs.url && lhs.method == rhs.method && lhs.httpHeaderFields == rhs.httpHeaderFields
         default:
             return false
         }
+    }
+
+    /// Compares what goes on the wire. `URLRequest`'s own `==` cannot be used: on Linux it
+    /// ignores the headers and the body, which would let requests with different bodies share
+    /// one in-flight call.
+    private static func sameRequest(_ lhs: URLRequest, _ rhs: URLRequest) -> Bool {
+        lhs.url == rhs.url
+            && lhs.httpMethod == rhs.httpMethod
+            && lhs.allHTTPHeaderFields == rhs.allHTTPHeaderFields
+            && lhs.httpBody == rhs.httpBody
     }
 
     private func hasSameUploadContent(as other: Endpoint) -> Bool {

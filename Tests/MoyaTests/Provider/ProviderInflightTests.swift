@@ -58,6 +58,34 @@ struct ProviderInflightTests {
         #expect(answers.count == 2)
     }
 
+    @Test func requestsDifferingOnlyInTheirBodyDoNotShare() async {
+        // The request closure holds both requests until both are in the table.
+        let pending = Synchronized<[@Sendable () -> Void]>([])
+        let provider = MoyaProvider<DynamicTarget>(
+            requestClosure: { endpoint, done in
+                pending.update { $0.append { done(Result { try endpoint.urlRequest() }.mapError { .underlying($0, nil) }) } }
+            },
+            stubClosure: MoyaProvider.immediatelyStub,
+            trackInflights: true
+        )
+        let base = URL(fileURLWithPath: "/")
+        let first = DynamicTarget(baseURL: base, path: "/items", method: .post, makeTask: { .requestData(Data("a".utf8)) })
+        let second = DynamicTarget(baseURL: base, path: "/items", method: .post, makeTask: { .requestData(Data("b".utf8)) })
+        let completions = Counter()
+        await withCheckedContinuation { (allDone: CheckedContinuation<Void, Never>) in
+            for target in [first, second] {
+                provider.request(target, callbackQueue: queue) { _ in
+                    if completions.increment() == 2 { allDone.resume() }
+                }
+            }
+            #expect(provider.inflightRequests.count == 2)
+            for release in pending.update({ $0 }) {
+                release()
+            }
+        }
+        #expect(pending.update { $0.count } == 2)
+    }
+
     @Test func failingRequestClosureLeavesNoEntryBehind() async {
         let provider = MoyaProvider<PipelineTarget>(
             requestClosure: { _, done in done(.failure(.requestMapping("signing failed"))) },
