@@ -81,7 +81,7 @@ extension Session: Transport {
                 if let file = delegate.temporaryFile {
                     try? FileManager.default.removeItem(at: file)
                 }
-                events.completion(.failure(.underlying(error, nil)))
+                events.completion(.failure(.underlying(URLErrorMapping.map(error, url: request.url), nil)))
             }
         }
     }

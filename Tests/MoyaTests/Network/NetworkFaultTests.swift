@@ -21,39 +21,46 @@ struct NetworkFaultTests {
         }
     }
 
-    private func expectUnderlyingWithoutResponse(_ error: MoyaError?, sourceLocation: SourceLocation = #_sourceLocation) {
-        guard case .underlying(_, nil)? = error else {
+    /// Expects `.underlying` without a response, carrying the `NSURLErrorDomain` code URLSession
+    /// reports for the same fault.
+    private func expectURLError(_ code: Int, in error: MoyaError?, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .underlying(let inner, nil)? = error else {
             Issue.record("expected .underlying(_, nil), got \(String(describing: error))", sourceLocation: sourceLocation)
             return
         }
+        let nsError = inner as NSError
+        #expect(nsError.domain == NSURLErrorDomain, sourceLocation: sourceLocation)
+        #expect(nsError.code == code, "\(nsError)", sourceLocation: sourceLocation)
+        #expect(nsError.userInfo[NSUnderlyingErrorKey] != nil, sourceLocation: sourceLocation)
+        #expect(error?.errorDescription?.contains("The operation could not be completed") == false, sourceLocation: sourceLocation)
     }
 
-    @Test func garbageStatusLineFails() async throws {
+    @Test func garbageStatusLineFailsWithBadServerResponse() async throws {
         let error = try await failure(response: "SMTP ready, not HTTP at all\r\n\r\n", ending: .close)
-        expectUnderlyingWithoutResponse(error)
+        expectURLError(NSURLErrorBadServerResponse, in: error)
     }
 
-    @Test func bodyShorterThanContentLengthFails() async throws {
+    @Test func bodyShorterThanContentLengthFailsWithBadServerResponse() async throws {
         let error = try await failure(response: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this", ending: .close)
-        expectUnderlyingWithoutResponse(error)
+        expectURLError(NSURLErrorBadServerResponse, in: error)
     }
 
-    @Test func resetMidBodyFails() async throws {
+    @Test func resetMidBodyFailsWithNetworkConnectionLost() async throws {
         let error = try await failure(response: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial", ending: .reset)
-        expectUnderlyingWithoutResponse(error)
+        expectURLError(NSURLErrorNetworkConnectionLost, in: error)
     }
 
-    @Test func brokenChunkedEncodingFails() async throws {
+    @Test func brokenChunkedEncodingFailsWithBadServerResponse() async throws {
         let error = try await failure(
             response: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnot a chunk\r\n",
             ending: .close
         )
-        expectUnderlyingWithoutResponse(error)
+        expectURLError(NSURLErrorBadServerResponse, in: error)
     }
 
-    @Test func closeBeforeAnyResponseFails() async throws {
+    @Test func closeBeforeAnyResponseFailsWithNetworkConnectionLost() async throws {
         let error = try await failure(response: "", ending: .close)
-        expectUnderlyingWithoutResponse(error)
+        expectURLError(NSURLErrorNetworkConnectionLost, in: error)
     }
 
     @Test func stalledHeadFailsWithTimedOut() async throws {
@@ -80,10 +87,11 @@ struct NetworkFaultTests {
                 _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/loop"))
                 Issue.record("a redirect loop must fail")
             } catch {
-                guard case .underlying(_, nil) = error as? MoyaError else {
+                guard case .underlying(let inner, nil) = error as? MoyaError else {
                     Issue.record("expected .underlying, got \(error)")
                     return
                 }
+                #expect((inner as NSError).code == NSURLErrorHTTPTooManyRedirects)
             }
             #expect(hits.count <= 4)
         }

@@ -98,10 +98,11 @@ struct NetworkRequestTests {
             let response = try await provider.request(DynamicTarget(baseURL: listener.baseURL, path: "/"))
             Issue.record("expected a refused connection, got \(response)")
         } catch {
-            guard case .underlying(_, nil) = error else {
+            guard case .underlying(let inner, nil) = error else {
                 Issue.record("expected .underlying without a response, got \(error)")
                 return
             }
+            #expect((inner as NSError).code == NSURLErrorCannotConnectToHost, "\(inner)")
         }
         #expect(ContinuousClock.now - started < .seconds(20))
     }

@@ -27,12 +27,17 @@ struct NetworkTLSTests {
         }
     }
 
-    private func expectTLSFailure(_ result: Result<Moya.Response, MoyaError>, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectTLSFailure(
+        _ result: Result<Moya.Response, MoyaError>,
+        code: Int = NSURLErrorServerCertificateUntrusted,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard case .failure(.underlying(let error, nil)) = result else {
             Issue.record("expected a TLS failure, got \(result)", sourceLocation: sourceLocation)
             return
         }
-        #expect(!(error as NSError).localizedDescription.isEmpty, sourceLocation: sourceLocation)
+        #expect((error as NSError).domain == NSURLErrorDomain, sourceLocation: sourceLocation)
+        #expect((error as NSError).code == code, "\(error)", sourceLocation: sourceLocation)
     }
 
     @Test func untrustedCertificateIsRefusedByDefault() async throws {
@@ -103,7 +108,10 @@ struct NetworkTLSTests {
         let client = try certificates.makeLeaf(dnsNames: ["client"], clientAuth: true)
         let server = try await TestServer.startTLS(identity: leaf, clientCA: certificates.authority.certificate, addHello)
 
-        expectTLSFailure(await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate))))
+        expectTLSFailure(
+            await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate))),
+            code: NSURLErrorClientCertificateRequired
+        )
 
         var tls = trusting(certificates.authority.certificate)
         tls.certificateChain = [.certificate(client.certificate)]
