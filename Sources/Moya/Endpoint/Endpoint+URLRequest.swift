@@ -57,6 +57,9 @@ extension Endpoint {
 }
 
 extension URLRequest {
+    /// The `timeoutInterval` of a request nobody set one on, as URLSession defines it.
+    static let defaultTimeoutInterval: TimeInterval = 60
+
     func encoded(encodable: Encodable, encoder: JSONEncoder = JSONEncoder()) throws -> URLRequest {
         do {
             var request = self

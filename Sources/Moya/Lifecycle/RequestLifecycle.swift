@@ -14,6 +14,8 @@ final class RequestLifecycle: Sendable {
         let plugins: [PluginType]
         let session: Session
         let requestClosure: @Sendable (Endpoint, @escaping @Sendable (Result<URLRequest, MoyaError>) -> Void) -> Void
+        /// Adapts and retries each attempt: the session's, the provider's and the target's, combined.
+        let interceptor: RequestInterceptor?
         /// Called once when the request is over, before any delivery.
         let onFinish: (@Sendable (RequestLifecycle) -> Void)?
     }
@@ -71,11 +73,46 @@ final class RequestLifecycle: Sendable {
             finish(.failure(error), notifyPlugins: false)
             return
         case .success(let built):
-            request = built
+            request = Self.applyingTargetTimeout(to: built, target: context.target)
         }
 
         let target = context.target
-        let prepared = context.plugins.reduce(request) { $1.prepare($0, target: target) }
+        guard context.plugins.contains(where: { $0 is AsyncPluginType }) else {
+            send(context.plugins.reduce(request) { $1.prepare($0, target: target) })
+            return
+        }
+        _Concurrency.Task { [self] in
+            do {
+                var prepared = request
+                for plugin in context.plugins {
+                    if let plugin = plugin as? AsyncPluginType {
+                        prepared = try await plugin.prepare(prepared, target: target)
+                    } else {
+                        prepared = plugin.prepare(prepared, target: target)
+                    }
+                }
+                send(prepared)
+            } catch {
+                finish(.failure(MoyaError.wrapping(error)), notifyPlugins: false)
+            }
+        }
+    }
+
+    /// A target's own timeout (`RequestPolicies`) replaces URLRequest's default one only, so
+    /// that a `requestClosure` that set a timeout keeps it.
+    private static func applyingTargetTimeout(to request: URLRequest, target: TargetType) -> URLRequest {
+        guard let timeout = (target as? RequestPolicies)?.timeoutInterval,
+              request.timeoutInterval == URLRequest.defaultTimeoutInterval
+        else { return request }
+        var request = request
+        request.timeoutInterval = timeout
+        return request
+    }
+
+    private func send(_ prepared: URLRequest) {
+        // A cancel while an asynchronous plugin was preparing has already been delivered.
+        guard !machine.withLockedValue({ $0.isFinished }) else { return }
+        let target = context.target
         if let problem = HeaderValidation.problem(in: prepared) {
             finish(.failure(.underlying(problem, nil)), notifyPlugins: false)
             return
@@ -86,9 +123,12 @@ final class RequestLifecycle: Sendable {
             plugin.willSend(requestType, target: target)
         }
 
-        let transport: Transport = context.stubBehavior == .never
+        var transport: Transport = context.stubBehavior == .never
             ? context.session
             : StubTransport(behavior: context.stubBehavior)
+        if let interceptor = context.interceptor {
+            transport = InterceptingTransport(base: transport, interceptor: interceptor, target: target)
+        }
         let exchange = Exchange(request: prepared, endpoint: context.endpoint, requestType: requestType)
         let validation = target.validationType
         let events = TransportEvents(

@@ -21,6 +21,7 @@ extension MoyaProvider {
                 plugins: self.plugins,
                 session: self.session,
                 requestClosure: self.requestClosure,
+                interceptor: self.interceptor(for: target),
                 onFinish: onFinish
             ))
         }
@@ -45,5 +46,22 @@ extension MoyaProvider {
         let token = RequestToken(lifecycle: lifecycle, subscriber: subscriber)
         lifecycle.start()
         return token
+    }
+}
+
+extension MoyaProvider {
+    /// The interceptor for one target's requests: adapters of the session, then of the
+    /// provider; retriers of the target (`RequestPolicies`), then the provider, then the session.
+    func interceptor(for target: Target) -> RequestInterceptor? {
+        let targetPolicy = (target as? RequestPolicies)?.retryPolicy
+        let layers: [RequestInterceptor] = [session.interceptor, interceptor].compactMap { $0 }
+        if layers.isEmpty, targetPolicy == nil {
+            return nil
+        }
+        if layers.count == 1, targetPolicy == nil {
+            return layers[0]
+        }
+        let retriers: [RequestRetrier] = [targetPolicy].compactMap { $0 } + layers.reversed()
+        return Interceptor(adapters: layers, retriers: retriers)
     }
 }

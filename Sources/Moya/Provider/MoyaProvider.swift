@@ -46,6 +46,9 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
     /// Whether identical endpoints in flight share one request.
     public let trackInflights: Bool
 
+    /// Adapts and retries this provider's requests, after the session's interceptor adapted them.
+    public let interceptor: RequestInterceptor?
+
     /// The queue completions run on when a call names none.
     let callbackQueue: DispatchQueue?
 
@@ -57,6 +60,9 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
     }
 
     /// Initializes a provider.
+    ///
+    /// `interceptor` is not Moya's: it adapts every attempt and decides on retries (see
+    /// `RetryPolicy` and `AuthenticationInterceptor`), for network requests and stubs alike.
     public init(
         endpointClosure: @escaping EndpointClosure = MoyaProvider.defaultEndpointMapping,
         requestClosure: @escaping RequestClosure = MoyaProvider.defaultRequestMapping,
@@ -64,8 +70,10 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         callbackQueue: DispatchQueue? = nil,
         session: Session = MoyaProvider<Target>.defaultAlamofireSession(),
         plugins: [PluginType] = [],
-        trackInflights: Bool = false
+        trackInflights: Bool = false,
+        interceptor: RequestInterceptor? = nil
     ) {
+        self.interceptor = interceptor
         self.endpointClosure = endpointClosure
         self.requestClosure = requestClosure
         self.stubClosure = stubClosure

@@ -73,6 +73,11 @@ extension MoyaError {
         return nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCancelled
     }
 
+    /// `error` itself when it is a `MoyaError`, else `.underlying(error, nil)`.
+    static func wrapping(_ error: Error) -> MoyaError {
+        (error as? MoyaError) ?? .underlying(error, nil)
+    }
+
     /// The error a cancelled request completes with, as URLSession and Moya report it.
     static var cancelled: MoyaError {
         .underlying(NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled, userInfo: [

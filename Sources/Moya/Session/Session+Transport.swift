@@ -109,7 +109,7 @@ extension Session: Transport {
     /// `URLRequest` defaults it to 60 seconds; a value the caller set wins over the session's.
     static func idleTimeout(for request: URLRequest, default fallback: TimeAmount) -> TimeAmount {
         let interval = request.timeoutInterval
-        guard interval > 0, interval.isFinite, interval != 60 else { return fallback }
+        guard interval > 0, interval.isFinite, interval != URLRequest.defaultTimeoutInterval else { return fallback }
         // Beyond about 292 years the nanoseconds no longer fit in an Int64; such a timeout means "never".
         let nanoseconds = interval * 1e9
         guard nanoseconds < Double(Int64.max) else { return .nanoseconds(.max) }

@@ -17,14 +17,18 @@ public final class Session: Sendable {
     /// The client requests go through.
     public let httpClient: HTTPClient
 
+    /// Adapts and retries the requests of every provider using this session.
+    public let interceptor: RequestInterceptor?
+
     private let ownsClient: Bool
 
     /// One client per pinned host, each enforcing that host's trust policy. Always owned.
     private let pinnedClients: [String: HTTPClient]
 
     /// Creates a session with its own `HTTPClient`, built from `configuration`.
-    public init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
         self.configuration = configuration
+        self.interceptor = interceptor
         self.httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration.makeClientConfiguration())
         self.ownsClient = true
         self.pinnedClients = Self.makePinnedClients(configuration)
@@ -34,8 +38,9 @@ public final class Session: Sendable {
     ///
     /// Only the session-level settings of `configuration` apply (default headers, per-request
     /// timeouts); the client keeps its own.
-    public init(httpClient: HTTPClient, configuration: Configuration = Configuration()) {
+    public init(httpClient: HTTPClient, configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
         self.configuration = configuration
+        self.interceptor = interceptor
         self.httpClient = httpClient
         self.ownsClient = false
         self.pinnedClients = Self.makePinnedClients(configuration)

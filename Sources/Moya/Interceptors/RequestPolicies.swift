@@ -1,0 +1,38 @@
+import Foundation
+
+/// Settings a target chooses for its own requests, over the provider's: adopt it next to
+/// `TargetType` to give one endpoint a longer timeout or its own retry policy.
+///
+/// ```swift
+/// extension API: RequestPolicies {
+///     var timeoutInterval: TimeInterval? { self == .export ? 300 : nil }
+///     var retryPolicy: RetryPolicy? { RetryPolicy(retryLimit: 5) }
+/// }
+/// ```
+public protocol RequestPolicies {
+    /// The longest wait for the next bytes of a response, in seconds, as
+    /// `URLRequest.timeoutInterval`; `nil` keeps the provider's. A `timeoutInterval` that a
+    /// `requestClosure` set explicitly wins.
+    var timeoutInterval: TimeInterval? { get }
+
+    /// Decides retries for this target before the provider's and session's interceptors do;
+    /// `nil` leaves them to those.
+    var retryPolicy: RetryPolicy? { get }
+}
+
+extension RequestPolicies {
+    public var timeoutInterval: TimeInterval? { nil }
+    public var retryPolicy: RetryPolicy? { nil }
+}
+
+extension MultiTarget: RequestPolicies {
+    /// The wrapped target's timeout, when it adopts `RequestPolicies`.
+    public var timeoutInterval: TimeInterval? {
+        (target as? RequestPolicies)?.timeoutInterval
+    }
+
+    /// The wrapped target's retry policy, when it adopts `RequestPolicies`.
+    public var retryPolicy: RetryPolicy? {
+        (target as? RequestPolicies)?.retryPolicy
+    }
+}
