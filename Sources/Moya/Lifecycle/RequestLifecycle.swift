@@ -21,6 +21,8 @@ final class RequestLifecycle: Sendable {
     }
 
     let context: Context
+    /// Identifies this request to plugins while their hooks run.
+    let requestContext = RequestContext()
     private let machine = NIOLockedValueBox(StateMachine())
 
     init(context: Context) {
@@ -78,22 +80,27 @@ final class RequestLifecycle: Sendable {
 
         let target = context.target
         guard context.plugins.contains(where: { $0 is AsyncPluginType }) else {
-            send(context.plugins.reduce(request) { $1.prepare($0, target: target) })
+            let prepared = RequestContext.$current.withValue(requestContext) {
+                context.plugins.reduce(request) { $1.prepare($0, target: target) }
+            }
+            send(prepared)
             return
         }
         _Concurrency.Task { [self] in
-            do {
-                var prepared = request
-                for plugin in context.plugins {
-                    if let plugin = plugin as? AsyncPluginType {
-                        prepared = try await plugin.prepare(prepared, target: target)
-                    } else {
-                        prepared = plugin.prepare(prepared, target: target)
+            await RequestContext.$current.withValue(requestContext) {
+                do {
+                    var prepared = request
+                    for plugin in context.plugins {
+                        if let plugin = plugin as? AsyncPluginType {
+                            prepared = try await plugin.prepare(prepared, target: target)
+                        } else {
+                            prepared = plugin.prepare(prepared, target: target)
+                        }
                     }
+                    send(prepared)
+                } catch {
+                    finish(.failure(MoyaError.wrapping(error)), notifyPlugins: false)
                 }
-                send(prepared)
-            } catch {
-                finish(.failure(MoyaError.wrapping(error)), notifyPlugins: false)
             }
         }
     }
@@ -119,8 +126,10 @@ final class RequestLifecycle: Sendable {
         }
 
         let requestType = MoyaRequest(request: prepared, sessionHeaders: context.session.sessionHeaders)
-        for plugin in context.plugins {
-            plugin.willSend(requestType, target: target)
+        RequestContext.$current.withValue(requestContext) {
+            for plugin in context.plugins {
+                plugin.willSend(requestType, target: target)
+            }
         }
 
         var transport: Transport = context.stubBehavior == .never
@@ -137,7 +146,10 @@ final class RequestLifecycle: Sendable {
                 finish(result.flatMap { Self.validate($0, with: validation) }, notifyPlugins: true)
             }
         )
-        let handle = transport.send(exchange, events: events)
+        // An interceptor's work inherits the context, so adapters and retriers see it too.
+        let handle = RequestContext.$current.withValue(requestContext) {
+            transport.send(exchange, events: events)
+        }
         if let lateCancel = machine.withLockedValue({ $0.transportStarted(handle) }) {
             lateCancel.cancel(then: {})
         }
@@ -165,19 +177,22 @@ final class RequestLifecycle: Sendable {
     private func deliver(_ result: Result<Response, MoyaError>, to subscribers: [StateMachine.Subscriber], notifyPlugins: Bool) {
         guard let first = subscribers.first else { return }
         let context = self.context
+        let requestContext = self.requestContext
         let lastProgress = machine.withLockedValue { $0.lastProgress }
         first.callback.execute {
             if notifyPlugins {
-                for plugin in context.plugins {
-                    plugin.didReceive(result, target: context.target)
+                RequestContext.$current.withValue(requestContext) {
+                    for plugin in context.plugins {
+                        plugin.didReceive(result, target: context.target)
+                    }
                 }
             }
             for subscriber in subscribers {
                 if subscriber.callback.isSame(as: first.callback) {
-                    Self.complete(subscriber, with: result, lastProgress: lastProgress, context: context)
+                    Self.complete(subscriber, with: result, lastProgress: lastProgress, context: context, requestContext: requestContext)
                 } else {
                     subscriber.callback.execute {
-                        Self.complete(subscriber, with: result, lastProgress: lastProgress, context: context)
+                        Self.complete(subscriber, with: result, lastProgress: lastProgress, context: context, requestContext: requestContext)
                     }
                 }
             }
@@ -188,12 +203,15 @@ final class RequestLifecycle: Sendable {
         _ subscriber: StateMachine.Subscriber,
         with result: Result<Response, MoyaError>,
         lastProgress: Progress?,
-        context: Context
+        context: Context,
+        requestContext: RequestContext
     ) {
         if let progress = subscriber.progress, case .success(let response) = result {
             progress(ProgressResponse(progress: lastProgress, response: response))
         }
-        let processed = context.plugins.reduce(result) { $1.process($0, target: context.target) }
+        let processed = RequestContext.$current.withValue(requestContext) {
+            context.plugins.reduce(result) { $1.process($0, target: context.target) }
+        }
         subscriber.completion(processed)
     }
 

@@ -47,11 +47,16 @@ extension NetworkLoggerPlugin {
         }
 
         /// An output that writes every entry to a swift-log `Logger` at `level`, with the
-        /// target in the metadata.
+        /// target (`moya.target`) and the request's identifier (`moya.request-id`, the same on
+        /// every line of one request; see `RequestContext`) in the metadata.
         public static func logger(_ logger: Logger, level: Logger.Level = .info) -> OutputType {
             { target, items in
+                var metadata: Logger.Metadata = ["moya.target": "\(target)"]
+                if let requestID = RequestContext.current?.requestID {
+                    metadata["moya.request-id"] = "\(requestID)"
+                }
                 for item in items {
-                    logger.log(level: level, "\(item)", metadata: ["moya.target": "\(target)"])
+                    logger.log(level: level, "\(item)", metadata: metadata)
                 }
             }
         }

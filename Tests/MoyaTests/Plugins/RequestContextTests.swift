@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import Moya
+import Testing
+
+@Suite("Request context: one identifier per request, in every hook")
+struct RequestContextTests {
+    /// Records the request identifier each hook sees.
+    private struct ContextRecordingPlugin: PluginType {
+        let seen: Synchronized<[String]>
+
+        private func record(_ hook: String) {
+            let id = RequestContext.current?.requestID ?? "none"
+            seen.update { $0.append("\(hook):\(id)") }
+        }
+
+        func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {
+            record("prepare")
+            return request
+        }
+
+        func willSend(_ request: RequestType, target: TargetType) { record("willSend") }
+        func didReceive(_ result: Result<Moya.Response, MoyaError>, target: TargetType) { record("didReceive") }
+
+        func process(_ result: Result<Moya.Response, MoyaError>, target: TargetType) -> Result<Moya.Response, MoyaError> {
+            record("process")
+            return result
+        }
+    }
+
+    /// Keeps every log record's metadata.
+    private struct CapturingLogHandler: LogHandler {
+        let records: Synchronized<[Logger.Metadata]>
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            records.update { $0.append(event.metadata ?? [:]) }
+        }
+    }
+
+    @Test func everyHookOfOneRequestSeesTheSameIdentifier() async throws {
+        let seen = Synchronized<[String]>([])
+        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [ContextRecordingPlugin(seen: seen)])
+        _ = try await provider.request(.zen)
+        let entries = seen.update { $0 }
+        #expect(entries.map { $0.split(separator: ":")[0] } == ["prepare", "willSend", "didReceive", "process"])
+        let ids = Set(entries.map { $0.split(separator: ":")[1] })
+        #expect(ids.count == 1)
+        #expect(!ids.contains("none"))
+    }
+
+    @Test func twoRequestsHaveDifferentIdentifiers() async throws {
+        let seen = Synchronized<[String]>([])
+        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [ContextRecordingPlugin(seen: seen)])
+        _ = try await provider.request(.zen)
+        _ = try await provider.request(.zen)
+        let ids = Set(seen.update { $0 }.map { $0.split(separator: ":")[1] })
+        #expect(ids.count == 2)
+    }
+
+    @Test func outsideAProvidersHooksThereIsNoContext() {
+        #expect(RequestContext.current == nil)
+    }
+
+    @Test func theLoggerPutsOneRequestIdentifierOnEveryLineOfARequest() async throws {
+        let records = Synchronized<[Logger.Metadata]>([])
+        let logger = Logger(label: "moya-tests") { _ in CapturingLogHandler(records: records) }
+        let plugin = NetworkLoggerPlugin(configuration: .init(output: NetworkLoggerPlugin.Configuration.logger(logger), logOptions: .verbose))
+        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [plugin])
+
+        _ = try await provider.request(.zen)
+        let first = records.update { $0 }
+        #expect(first.count >= 2)
+        let firstIDs = Set(first.compactMap { $0["moya.request-id"]?.description })
+        #expect(firstIDs.count == 1)
+        #expect(first.allSatisfy { $0["moya.request-id"] != nil })
+
+        _ = try await provider.request(.zen)
+        let secondIDs = Set(records.update { $0 }.dropFirst(first.count).compactMap { $0["moya.request-id"]?.description })
+        #expect(secondIDs.count == 1)
+        #expect(secondIDs != firstIDs)
+    }
+}
