@@ -1,0 +1,66 @@
+import Foundation
+import Metrics
+import NIOConcurrencyHelpers
+
+/// Measures requests with swift-metrics, per target (named as `GitHub.userProfile`) and method:
+///
+/// - `moya_requests_total`, a counter, also by `status_class` (`2xx` ... `5xx`, `error`, or
+///   `cancelled`);
+/// - `moya_request_duration`, a timer, from `willSend` to the response;
+/// - `moya_requests_in_flight`, a meter, up on `willSend` and down on the response.
+public final class MetricsPlugin: PluginType {
+    private struct InFlight {
+        var start: ContinuousClock.Instant
+        var target: String
+        var method: String
+    }
+
+    private let factory: any MetricsFactory
+    private let inFlight = NIOLockedValueBox<[String: InFlight]>([:])
+
+    /// Creates a plugin that reports to `factory`: by default, the one bootstrapped in
+    /// `MetricsSystem`.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+    }
+
+    public func willSend(_ request: RequestType, target: TargetType) {
+        guard let requestID = RequestContext.current?.requestID else { return }
+        let entry = InFlight(
+            start: .now,
+            target: TargetName.of(target),
+            method: request.request?.httpMethod ?? "GET"
+        )
+        inFlight.withLockedValue { $0[requestID] = entry }
+        meter(for: entry).increment()
+    }
+
+    public func didReceive(_ result: Result<Response, MoyaError>, target: TargetType) {
+        // A request cancelled before it was sent is heard here without a `willSend`.
+        guard let requestID = RequestContext.current?.requestID,
+              let entry = inFlight.withLockedValue({ $0.removeValue(forKey: requestID) })
+        else { return }
+        meter(for: entry).decrement()
+        let dimensions = [("target", entry.target), ("method", entry.method)]
+        Counter(label: "moya_requests_total", dimensions: dimensions + [("status_class", Self.statusClass(of: result))], factory: factory)
+            .increment()
+        let elapsed = ContinuousClock.now - entry.start
+        Metrics.Timer(label: "moya_request_duration", dimensions: dimensions, factory: factory)
+            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+    }
+
+    private func meter(for entry: InFlight) -> Meter {
+        Meter(label: "moya_requests_in_flight", dimensions: [("target", entry.target), ("method", entry.method)], factory: factory)
+    }
+
+    static func statusClass(of result: Result<Response, MoyaError>) -> String {
+        switch result {
+        case .success(let response):
+            return "\(response.statusCode / 100)xx"
+        case .failure(let error):
+            if error.isCancellation { return "cancelled" }
+            if let statusCode = error.response?.statusCode { return "\(statusCode / 100)xx" }
+            return "error"
+        }
+    }
+}

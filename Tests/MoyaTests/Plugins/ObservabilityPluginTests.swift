@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import InMemoryTracing
+import Metrics
+import MetricsTestKit
+import Moya
+import NIOCore
+import Testing
+import Tracing
+
+@Suite("Tracing and metrics plugins")
+struct ObservabilityPluginTests {
+    private func addRoutes(_ router: Router<BasicRequestContext>, headers: Synchronized<[String: String]>) {
+        router.get("users/:name") { request, _ -> Response in
+            var seen: [String: String] = [:]
+            for field in request.headers {
+                seen[field.name.canonicalName] = field.value
+            }
+            headers.update { $0 = seen }
+            return Response(status: .ok)
+        }
+        router.get("broken") { _, _ in Response(status: .internalServerError) }
+    }
+
+    @Test func aRequestBecomesOneClientSpanNamedAfterTheCaseWithRedactedURL() async throws {
+        let tracer = InMemoryTracer()
+        let headers = Synchronized<[String: String]>([:])
+        try await TestServer.with({ addRoutes($0, headers: headers) }) { server in
+            let provider = MoyaProvider<ObservedAPI>(plugins: [TracingPlugin(tracer: tracer)])
+            _ = try await provider.request(.user(baseURL: server.baseURL, name: "octocat"))
+
+            let spans = tracer.finishedSpans
+            #expect(spans.count == 1)
+            let span = try #require(spans.first)
+            #expect(span.operationName == "ObservedAPI.user")
+            #expect(span.kind == .client)
+            #expect(span.attributes["http.request.method"]?.toSpanAttribute() == "GET")
+            #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+            let url = "\(span.attributes["url.full"]?.toSpanAttribute() ?? "")"
+            #expect(url.contains("/users/octocat"))
+            #expect(url.contains("token=REDACTED"))
+            #expect(!url.contains("s3cr3t"))
+            #expect(span.status == nil)
+
+            // The tracer's propagation headers went out with the request.
+            let injected = try #require(tracer.performedContextInjections.first)
+            for (key, value) in injected.values {
+                #expect(headers.update { $0 }[key] == value)
+            }
+            #expect(!injected.values.isEmpty)
+        }
+    }
+
+    @Test func aServerErrorMarksTheSpanAsAnError() async throws {
+        let tracer = InMemoryTracer()
+        try await TestServer.with({ addRoutes($0, headers: Synchronized([:])) }) { server in
+            let provider = MoyaProvider<ObservedAPI>(plugins: [TracingPlugin(tracer: tracer)])
+            _ = try await provider.request(.broken(baseURL: server.baseURL))
+        }
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.status?.code == .error)
+        #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == 500)
+    }
+
+    @Test func aFailedRequestRecordsTheErrorOnItsSpan() async throws {
+        let tracer = InMemoryTracer()
+        let listener = try await RawServer.start(response: "", ending: .close)
+        await listener.stop()
+        let provider = MoyaProvider<ObservedAPI>(plugins: [TracingPlugin(tracer: tracer)])
+        _ = try? await provider.request(.broken(baseURL: listener.baseURL))
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.status?.code == .error)
+        #expect(span.errors.count == 1)
+        #expect(tracer.activeSpans.isEmpty)
+    }
+
+    @Test func theSpanIsAChildOfTheCallersContext() async throws {
+        let tracer = InMemoryTracer()
+        let provider = MoyaProvider<ObservedAPI>(stubClosure: MoyaProvider.immediatelyStub, plugins: [TracingPlugin(tracer: tracer)])
+        let parent = tracer.startSpan("parent")
+        try await ServiceContext.withValue(parent.context) {
+            _ = try await provider.request(.user(baseURL: URL(fileURLWithPath: "/"), name: "a"))
+        }
+        parent.end()
+        let child = try #require(tracer.finishedSpans.first { $0.operationName == "ObservedAPI.user" })
+        let finishedParent = try #require(tracer.finishedSpans.first { $0.operationName == "parent" })
+        #expect(child.parentSpanID == finishedParent.spanID)
+        #expect(child.traceID == finishedParent.traceID)
+    }
+
+    @Test func metricsCountByTargetMethodAndStatusClassAndTimeEachRequest() async throws {
+        let metrics = TestMetrics()
+        try await TestServer.with({ addRoutes($0, headers: Synchronized([:])) }) { server in
+            let provider = MoyaProvider<ObservedAPI>(plugins: [MetricsPlugin(factory: metrics)])
+            _ = try await provider.request(.user(baseURL: server.baseURL, name: "a"))
+            _ = try await provider.request(.user(baseURL: server.baseURL, name: "b"))
+            _ = try await provider.request(.broken(baseURL: server.baseURL))
+        }
+        let user = [("target", "ObservedAPI.user"), ("method", "GET")]
+        let broken = [("target", "ObservedAPI.broken"), ("method", "GET")]
+        #expect(try metrics.expectCounter("moya_requests_total", user + [("status_class", "2xx")]).totalValue == 2)
+        #expect(try metrics.expectCounter("moya_requests_total", broken + [("status_class", "5xx")]).totalValue == 1)
+        #expect(try metrics.expectTimer("moya_request_duration", user).values.count == 2)
+        let inFlight = try metrics.expectMeter("moya_requests_in_flight", user)
+        #expect(inFlight.values.last == 0)
+        #expect(inFlight.values.max() == 1)
+    }
+
+    @Test func aRequestCancelledBeforeSendingLeavesTheInFlightMeterAlone() async {
+        let metrics = TestMetrics()
+        let provider = MoyaProvider<ObservedAPI>(
+            requestClosure: { _, _ in /* never answers */ },
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [MetricsPlugin(factory: metrics)]
+        )
+        let task = _Concurrency.Task { try await provider.request(.broken(baseURL: URL(fileURLWithPath: "/"))) }
+        task.cancel()
+        _ = await task.result
+        #expect(metrics.meters.isEmpty)
+        #expect(metrics.counters.isEmpty)
+    }
+}
+
+/// A small API whose cases name the spans.
+private enum ObservedAPI: TargetType {
+    case user(baseURL: URL, name: String)
+    case broken(baseURL: URL)
+
+    var baseURL: URL {
+        switch self {
+        case .user(let url, _), .broken(let url): return url
+        }
+    }
+
+    var path: String {
+        switch self {
+        case .user(_, let name): return "/users/\(name)"
+        case .broken: return "/broken"
+        }
+    }
+
+    var method: Moya.Method { .get }
+
+    var task: Moya.Task {
+        switch self {
+        case .user: return .requestParameters(parameters: ["token": "s3cr3t"], encoding: URLEncoding.queryString)
+        case .broken: return .requestPlain
+        }
+    }
+
+    var headers: [String: String]? { nil }
+}
