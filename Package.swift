@@ -1,11 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Platforms without Apple's Combine, where `CombineMoya` uses OpenCombine.
+let nonApplePlatforms: [Platform] = [.linux, .windows, .android, .openbsd, .wasi]
+
 let package = Package(
     name: "Moya",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Moya", targets: ["Moya"]),
+        .library(name: "CombineMoya", targets: ["CombineMoya"]),
         .executable(name: "moya-demo", targets: ["MoyaDemo"]),
     ],
     dependencies: [
@@ -17,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     ],
     targets: [
         .target(
@@ -31,6 +36,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
+            name: "CombineMoya",
+            dependencies: [
+                "Moya",
+                // Apple's platforms have Combine itself.
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
             ]
         ),
         .executableTarget(
@@ -54,6 +67,14 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "CombineMoyaTests",
+            dependencies: [
+                "CombineMoya",
+                "Moya",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
             ]
         ),
     ],
