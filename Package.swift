@@ -75,6 +75,8 @@ let package = Package(
                 "CombineMoya",
                 "Moya",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],
