@@ -61,9 +61,8 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
     /// The end of the request, once known: `.some(nil)` is success, `.some(error)` a failure.
     private var end: MoyaError??
     private var cancelled = false
-    /// Whether a thread is passing events to the subscriber. The publisher holds this role
-    /// while the subscriber is in `receive(subscription:)`.
-    private var delivering = true
+    /// Whether a thread is passing events to the subscriber.
+    private var delivering = false
     /// The thread calling `receive(subscription:)`, until that call returns.
     private var handOverThread: Thread? = Thread.current
     /// How many threads wait for the hand-over to end, to deliver their events themselves.
@@ -84,7 +83,6 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
     func didHandOver() {
         let mayDeliver = lock.withLock { () -> Bool in
             handOverThread = nil
-            delivering = false
             if threadsWaitingForHandOver > 0 {
                 lock.broadcast()
                 return false
@@ -180,19 +178,36 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
 
     // MARK: Delivery
 
-    /// Takes the delivery role if no thread holds it, first waiting for the hand-over to end
-    /// unless called by the thread handing over. Call with the lock held.
+    /// Takes the delivery role if there is something to deliver and no thread holds the role,
+    /// first waiting for the hand-over to end unless called by the thread handing over. Call
+    /// with the lock held.
+    ///
+    /// Claiming only when there is something to deliver leaves an event to the thread that
+    /// reports it, rather than to a thread that happened to hold the role for nothing.
     private func claimDelivery() -> Bool {
-        if let handOverThread, handOverThread !== Thread.current {
+        guard hasSomethingToDeliver else { return false }
+        if let handOverThread {
+            // The subscriber is still in `receive(subscription:)`. On that thread (an answer
+            // given inside `request(_:)`), `didHandOver()` delivers; another thread waits.
+            guard handOverThread !== Thread.current else { return false }
             threadsWaitingForHandOver += 1
             while self.handOverThread != nil {
                 lock.wait()
             }
             threadsWaitingForHandOver -= 1
         }
-        guard !delivering else { return false }
+        guard !delivering, hasSomethingToDeliver else { return false }
         delivering = true
         return true
+    }
+
+    /// Whether `nextStep()` would deliver something. Call with the lock held.
+    private var hasSomethingToDeliver: Bool {
+        guard downstream != nil else { return false }
+        if pending != nil {
+            return demand > .none
+        }
+        return end != nil
     }
 
     /// Passes events to the subscriber until none can go, then gives up the delivery role.
