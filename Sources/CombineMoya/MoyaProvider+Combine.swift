@@ -13,7 +13,8 @@ extension MoyaProvider {
     /// Nothing is sent before a subscriber asks for a value; each subscription sends its own
     /// request, and cancelling the subscription cancels that request. Values arrive on
     /// `callbackQueue`, else the provider's callback queue, else the main queue — as the
-    /// completions of `request(_:callbackQueue:progress:completion:)` do.
+    /// completions of `request(_:callbackQueue:progress:completion:)` do; a value that had to
+    /// wait for demand arrives on the thread that asked for it.
     public func requestPublisher(_ target: Target, callbackQueue: DispatchQueue? = nil) -> AnyPublisher<Response, MoyaError> {
         RequestPublisher<Response>(isFinal: { _ in true }) { sink in
             self.request(target, callbackQueue: callbackQueue, progress: nil) { result in
