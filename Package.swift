@@ -1,11 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Platforms without Apple's Combine, where `CombineMoya` uses OpenCombine.
+let nonApplePlatforms: [Platform] = [.linux, .windows, .android, .openbsd, .wasi]
+
 let package = Package(
     name: "Moya",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Moya", targets: ["Moya"]),
+        .library(name: "CombineMoya", targets: ["CombineMoya"]),
         .executable(name: "moya-demo", targets: ["MoyaDemo"]),
     ],
     dependencies: [
@@ -19,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.1"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     ],
     targets: [
         .target(
@@ -36,6 +41,14 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
                 .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        .target(
+            name: "CombineMoya",
+            dependencies: [
+                "Moya",
+                // Apple's platforms have Combine itself.
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
             ]
         ),
         .executableTarget(
@@ -65,10 +78,24 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
+        .testTarget(
+            name: "CombineMoyaTests",
+            dependencies: [
+                "CombineMoya",
+                "Moya",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Code as a Moya user writes it under Swift 6, which must build without a single warning.
         .testTarget(
             name: "MoyaSwift6UserTests",
-            dependencies: ["Moya"],
+            dependencies: [
+                "Moya",
+                "CombineMoya",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
         ),
     ],
