@@ -52,11 +52,12 @@ extension Response {
     /// Maps data received from the signal into a String.
     ///
     /// - Parameter keyPath: Optional key path at which to parse a string from JSON.
-    /// - Throws: `MoyaError.stringMapping` when the data is not UTF-8 text, or when no string
-    ///   lies at the key path.
+    /// - Throws: `MoyaError.jsonMapping` when a key path is given and the data is not JSON;
+    ///   `MoyaError.stringMapping` when the data is not UTF-8 text, or when no string lies at
+    ///   the key path.
     public func mapString(atKeyPath keyPath: String? = nil) throws -> String {
         if let keyPath {
-            guard let json = try? mapJSON(), let string = JSONKeyPath.value(at: keyPath, in: json) as? String else {
+            guard let string = JSONKeyPath.value(at: keyPath, in: try mapJSON()) as? String else {
                 throw MoyaError.stringMapping(self)
             }
             return string

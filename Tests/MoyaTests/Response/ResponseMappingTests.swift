@@ -101,6 +101,24 @@ struct ResponseMappingTests {
         }
     }
 
+    @Test func mapStringAtAKeyPathOfInvalidJSONThrowsJSONMappingAsMoyaDoes() {
+        let invalid = response("not json")
+        #expect {
+            try invalid.mapString(atKeyPath: "name")
+        } throws: { error in
+            isJSONMapping(error, for: invalid)
+        }
+    }
+
+    @Test func mapStringAtAKeyPathOfAnEmptyBodyThrowsJSONMapping() {
+        let empty = response("")
+        #expect {
+            try empty.mapString(atKeyPath: "name")
+        } throws: { error in
+            isJSONMapping(error, for: empty)
+        }
+    }
+
     // MARK: map(_:)
 
     @Test func mapDecodesAnObject() throws {
