@@ -76,7 +76,8 @@ extension Response {
     ///     an array or a top-level fragment such as a string or a number.
     ///   - decoder: The decoder to use. Defaults to a new `JSONDecoder`.
     ///   - failsOnEmptyData: Whether empty data is an error; when it is not, the value is
-    ///     decoded from `{}` (or `[{}]`) if the type allows it.
+    ///     decoded from `{}` (or `[{}]`) if the type allows it, and a key path that leads
+    ///     nowhere decodes the whole body instead, as in Moya.
     /// - Throws: `MoyaError.jsonMapping` when the data or key path is unusable,
     ///   `MoyaError.objectMapping` when decoding fails.
     public func map<D: Decodable>(
@@ -88,11 +89,11 @@ extension Response {
         var jsonData = data
         if let keyPath {
             let json = try mapJSON(failsOnEmptyData: failsOnEmptyData)
-            guard let value = JSONKeyPath.value(at: keyPath, in: json) else {
-                if failsOnEmptyData { throw MoyaError.jsonMapping(self) }
-                return try decodeEmpty(type, using: decoder)
+            if let value = JSONKeyPath.value(at: keyPath, in: json) {
+                jsonData = try serialize(value)
+            } else if failsOnEmptyData {
+                throw MoyaError.jsonMapping(self)
             }
-            jsonData = try serialize(value)
         }
 
         if jsonData.isEmpty && !failsOnEmptyData {

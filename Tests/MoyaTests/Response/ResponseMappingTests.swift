@@ -232,6 +232,13 @@ struct ResponseMappingTests {
         #expect(try response("").map(Options.self, atKeyPath: "data", failsOnEmptyData: false) == Options())
     }
 
+    @Test func aMissingKeyPathDecodesTheWholeBodyWhenEmptyDataIsAllowed() throws {
+        let body = response(#"{"verbose": true, "data": {}}"#)
+        #expect(try body.map(Options.self, atKeyPath: "missing", failsOnEmptyData: false) == Options(verbose: true))
+        let user = response(#"{"login": "ada", "id": 1}"#)
+        #expect(try user.map(User.self, atKeyPath: "missing", failsOnEmptyData: false) == User(login: "ada", id: 1))
+    }
+
     @Test func mapOfEmptyDataIntoATypeThatNeedsValuesStillThrowsObjectMapping() {
         let empty = response("")
         #expect {
