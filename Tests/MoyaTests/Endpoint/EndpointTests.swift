@@ -256,6 +256,19 @@ struct EndpointTests {
         #expect(query(request) == "v=2")
     }
 
+    @Test func uploadCompositeMultipartPutsItsParametersInTheQuery() throws {
+        let part = MultipartFormData(provider: .data(Data("x".utf8)), name: "file", fileName: "x.txt", mimeType: "text/plain")
+        let request = try endpoint(task: .uploadCompositeMultipart([part], urlParameters: ["album": "a b"])).urlRequest()
+        #expect(query(request) == "album=a%20b")
+        #expect(request.httpMethod == "POST")
+    }
+
+    @Test func anUploadFileRequestCarriesNoBodyOfItsOwn() throws {
+        let request = try endpoint(task: .uploadFile(URL(fileURLWithPath: "/tmp/upload.bin"))).urlRequest()
+        #expect(request.httpBody == nil)
+        #expect(request.url?.absoluteString == Self.url)
+    }
+
     // MARK: Errors
 
     @Test(arguments: ["", "http://exa mple.test/a b", "https://[::1/x"])
