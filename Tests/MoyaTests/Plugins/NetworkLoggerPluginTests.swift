@@ -343,4 +343,27 @@ struct NetworkLoggerPluginTests {
         #expect(entries(log, "HTTP Request Method") == ["HTTP Request Method: GET"])
         #expect(entries(log, "Response Body") == ["Response Body: Half measures are as bad as nothing at all."])
     }
+
+    @Test func aStubbedResponseThatFailsValidationLogsTheErrorBody() async {
+        let (plugin, log) = logger([.errorResponseBody])
+        let provider = MoyaProvider<PipelineTarget>(
+            endpointClosure: { target in
+                Endpoint(
+                    url: URL(target: target).absoluteString,
+                    sampleResponseClosure: { .networkResponse(500, Data("server on fire".utf8)) },
+                    method: target.method,
+                    task: target.task,
+                    httpHeaderFields: target.headers
+                )
+            },
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [plugin]
+        )
+        let result = await provider.requestAndWait(.validated(statusCode: 500), callbackQueue: DispatchQueue(label: "logger-tests"))
+        guard case .failure = result else {
+            Issue.record("expected the validation to fail, got \(result)")
+            return
+        }
+        #expect(entries(log, "Response Body") == ["Response Body: server on fire"])
+    }
 }
