@@ -52,11 +52,12 @@ extension Response {
     /// Maps data received from the signal into a String.
     ///
     /// - Parameter keyPath: Optional key path at which to parse a string from JSON.
-    /// - Throws: `MoyaError.stringMapping` when the data is not UTF-8 text, or when no string
-    ///   lies at the key path.
+    /// - Throws: `MoyaError.jsonMapping` when a key path is given and the data is not JSON;
+    ///   `MoyaError.stringMapping` when the data is not UTF-8 text, or when no string lies at
+    ///   the key path.
     public func mapString(atKeyPath keyPath: String? = nil) throws -> String {
         if let keyPath {
-            guard let json = try? mapJSON(), let string = JSONKeyPath.value(at: keyPath, in: json) as? String else {
+            guard let string = JSONKeyPath.value(at: keyPath, in: try mapJSON()) as? String else {
                 throw MoyaError.stringMapping(self)
             }
             return string
@@ -75,7 +76,8 @@ extension Response {
     ///     an array or a top-level fragment such as a string or a number.
     ///   - decoder: The decoder to use. Defaults to a new `JSONDecoder`.
     ///   - failsOnEmptyData: Whether empty data is an error; when it is not, the value is
-    ///     decoded from `{}` (or `[{}]`) if the type allows it.
+    ///     decoded from `{}` (or `[{}]`) if the type allows it, and a key path that leads
+    ///     nowhere decodes the whole body instead, as in Moya.
     /// - Throws: `MoyaError.jsonMapping` when the data or key path is unusable,
     ///   `MoyaError.objectMapping` when decoding fails.
     public func map<D: Decodable>(
@@ -87,11 +89,11 @@ extension Response {
         var jsonData = data
         if let keyPath {
             let json = try mapJSON(failsOnEmptyData: failsOnEmptyData)
-            guard let value = JSONKeyPath.value(at: keyPath, in: json) else {
-                if failsOnEmptyData { throw MoyaError.jsonMapping(self) }
-                return try decodeEmpty(type, using: decoder)
+            if let value = JSONKeyPath.value(at: keyPath, in: json) {
+                jsonData = try serialize(value)
+            } else if failsOnEmptyData {
+                throw MoyaError.jsonMapping(self)
             }
-            jsonData = try serialize(value)
         }
 
         if jsonData.isEmpty && !failsOnEmptyData {
