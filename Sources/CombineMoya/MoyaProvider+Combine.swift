@@ -17,13 +17,18 @@ extension MoyaProvider {
     /// wait for demand arrives on the thread that asked for it.
     public func requestPublisher(_ target: Target, callbackQueue: DispatchQueue? = nil) -> AnyPublisher<Response, MoyaError> {
         RequestPublisher<Response>(isFinal: { _ in true }) { sink in
-            self.request(target, callbackQueue: callbackQueue, progress: nil) { result in
-                switch result {
-                case .success(let response):
-                    sink.send(response)
-                    sink.finish()
-                case .failure(let error):
-                    sink.fail(error)
+            // The completion holds the provider until the request ends: a released provider
+            // cancels its requests, and a subscription must not depend on the caller keeping it.
+            let provider = self
+            return provider.request(target, callbackQueue: callbackQueue, progress: nil) { result in
+                withExtendedLifetime(provider) {
+                    switch result {
+                    case .success(let response):
+                        sink.send(response)
+                        sink.finish()
+                    case .failure(let error):
+                        sink.fail(error)
+                    }
                 }
             }
         }
@@ -38,19 +43,23 @@ extension MoyaProvider {
     /// Cancelling the subscription cancels the request.
     public func requestWithProgressPublisher(_ target: Target, callbackQueue: DispatchQueue? = nil) -> AnyPublisher<ProgressResponse, MoyaError> {
         RequestPublisher<ProgressResponse>(isFinal: { $0.completed }) { sink in
-            self.request(
+            // As above: the provider lives until the request ends.
+            let provider = self
+            return provider.request(
                 target,
                 callbackQueue: callbackQueue,
                 progress: { progress in sink.send(progress) }
             ) { result in
-                switch result {
-                case .success(let response):
-                    // The provider sends the completed response through `progress` first; this
-                    // one only counts if it did not (the sink ignores values after a final one).
-                    sink.send(ProgressResponse(response: response))
-                    sink.finish()
-                case .failure(let error):
-                    sink.fail(error)
+                withExtendedLifetime(provider) {
+                    switch result {
+                    case .success(let response):
+                        // The provider sends the completed response through `progress` first; this
+                        // one only counts if it did not (the sink ignores values after a final one).
+                        sink.send(ProgressResponse(response: response))
+                        sink.finish()
+                    case .failure(let error):
+                        sink.fail(error)
+                    }
                 }
             }
         }

@@ -21,12 +21,16 @@ extension MoyaProvider {
             lastProgress.record(event.progressObject)
             continuation.yield(event)
         }, completion: { result in
-            switch result {
-            case .success(let response):
-                continuation.yield(ProgressResponse(progress: lastProgress.value, response: response))
-                continuation.finish()
-            case .failure(let error):
-                continuation.finish(throwing: error)
+            // Holds the provider until the request ends: a released provider cancels its
+            // requests, and the stream must not depend on the caller keeping it.
+            withExtendedLifetime(self) {
+                switch result {
+                case .success(let response):
+                    continuation.yield(ProgressResponse(progress: lastProgress.value, response: response))
+                    continuation.finish()
+                case .failure(let error):
+                    continuation.finish(throwing: error)
+                }
             }
         })
         continuation.onTermination = { termination in

@@ -40,6 +40,11 @@ extension RequestLifecycle {
             return false
         }
 
+        /// The identifiers of the subscribers still waiting.
+        var subscriberIDs: [Int] {
+            subscribers.map(\.id)
+        }
+
         /// Adds a subscriber; `nil` once the request has finished (start a new one then).
         mutating func addSubscriber(callback: CallbackTarget, progress: ProgressBlock?, completion: @escaping Completion) -> Int? {
             guard !isFinished else { return nil }

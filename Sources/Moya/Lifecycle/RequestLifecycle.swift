@@ -46,6 +46,13 @@ final class RequestLifecycle: Sendable {
         }
     }
 
+    /// Cancels every caller, and so the request.
+    func cancelAll() {
+        for id in machine.withLockedValue({ $0.subscriberIDs }) {
+            cancel(subscriber: id)
+        }
+    }
+
     /// Cancels one caller. The request itself stops when no caller is left.
     func cancel(subscriber id: Int) {
         switch machine.withLockedValue({ $0.cancel(subscriber: id) }) {

@@ -12,9 +12,10 @@ extension MoyaProvider {
         let endpoint = self.endpoint(target)
         let stubBehavior = stubClosure(target)
         let table = inflightTable
+        let active = activeRequests
 
         let makeLifecycle = { (onFinish: (@Sendable (RequestLifecycle) -> Void)?) in
-            RequestLifecycle(context: .init(
+            let lifecycle = RequestLifecycle(context: .init(
                 target: target,
                 endpoint: endpoint,
                 stubBehavior: stubBehavior,
@@ -22,8 +23,13 @@ extension MoyaProvider {
                 session: self.session,
                 requestClosure: self.requestClosure,
                 interceptor: self.interceptor(for: target),
-                onFinish: onFinish
+                onFinish: { lifecycle in
+                    onFinish?(lifecycle)
+                    active.remove(lifecycle)
+                }
             ))
+            active.insert(lifecycle)
+            return lifecycle
         }
 
         if trackInflights {

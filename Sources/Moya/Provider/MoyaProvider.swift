@@ -54,6 +54,8 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
 
     let inflightTable = InflightTable()
 
+    let activeRequests = ActiveRequests()
+
     /// The completions waiting per endpoint, when `trackInflights` is on.
     open var inflightRequests: [Endpoint: [Moya.Completion]] {
         inflightTable.snapshot
@@ -81,6 +83,12 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         self.plugins = plugins
         self.trackInflights = trackInflights
         self.callbackQueue = callbackQueue
+    }
+
+    /// Cancels the requests still running, as Moya does when a provider is released: each
+    /// completes with the cancelled error. Keep a provider alive for as long as its requests.
+    deinit {
+        activeRequests.cancelAll()
     }
 
     /// Returns an `Endpoint` based on the token, method, and parameters by invoking the

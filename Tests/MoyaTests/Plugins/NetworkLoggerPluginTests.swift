@@ -222,6 +222,15 @@ struct NetworkLoggerPluginTests {
         #expect(requests.first?.contains("'https://api.example.test/zen?x=1'") == true)
     }
 
+    @Test func formatRequestAscURLLogsOnlyTheCommandAsMoyaDoes() {
+        let (plugin, log) = logger(LogOptions.verbose.union(.formatRequestAscURL))
+        plugin.willSend(StubRequest(request(headers: ["X-A": "1"], body: Data("b".utf8))), target: PipelineTarget.zen)
+        #expect(entries(log, "Request").count == 1)
+        #expect(entries(log, "Request Headers").isEmpty)
+        #expect(entries(log, "Request Body").isEmpty)
+        #expect(entries(log, "HTTP Request Method").isEmpty)
+    }
+
     @Test func theSeedFormVerboseTrueLogsBodies() {
         #expect(NetworkLoggerPlugin(verbose: true).configuration.logOptions == .verbose)
         #expect(NetworkLoggerPlugin(verbose: false).configuration.logOptions == .default)
@@ -286,7 +295,7 @@ struct NetworkLoggerPluginTests {
     // MARK: Redaction
 
     @Test func credentialHeadersAreRedactedByDefault() {
-        let (plugin, log) = logger([.requestHeaders, .formatRequestAscURL])
+        let (plugin, log) = logger([.requestHeaders])
         let headers = [
             "Authorization": "Bearer s3cr3t-token",
             "proxy-authorization": "Basic cHJveHk=",

@@ -22,6 +22,14 @@ struct ProviderAsyncProgressTests {
         #expect(events.last?.response?.statusCode == 200)
     }
 
+    @Test func aStreamFromAProviderNobodyKeepsStillCompletes() async throws {
+        var last: ProgressResponse?
+        for try await event in MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.delayedStub(0.01)).requestWithProgress(.zen) {
+            last = event
+        }
+        #expect(last?.response?.statusCode == 200)
+    }
+
     @Test func progressStreamThrowsTheRequestsMoyaError() async {
         let provider = MoyaProvider<PipelineTarget>(
             endpointClosure: { target in MoyaProvider.defaultEndpointMapping(for: target).replacingSample(statusCode: 500) },

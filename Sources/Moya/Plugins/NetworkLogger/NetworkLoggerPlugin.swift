@@ -59,7 +59,8 @@ extension NetworkLoggerPlugin {
                 sessionHeaders: requestType.sessionHeaders,
                 redactedHeaders: configuration.redactedHeaders
             )
-            output.append(entry("Request", command.render(), target))
+            // As in Moya 15: the command already holds the method, headers and body.
+            return [entry("Request", command.render(), target)]
         } else {
             output.append(entry("Request", request.url?.absoluteString ?? "(no URL)", target))
         }
