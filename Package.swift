@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Moya", targets: ["Moya"]),
+        .library(name: "MoyaTesting", targets: ["MoyaTesting"]),
         .executable(name: "moya-demo", targets: ["MoyaDemo"]),
     ],
     dependencies: [
@@ -31,6 +32,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Record/replay, richer stubs and request assertions for users' own tests.
+        .target(
+            name: "MoyaTesting",
+            dependencies: [
+                "Moya",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "MoyaTestingTests",
+            dependencies: [
+                "MoyaTesting",
+                "Moya",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(
