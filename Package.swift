@@ -51,7 +51,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            ],
+            exclude: ["Example/Fixtures"]
         ),
         .executableTarget(
             name: "MoyaDemo",
