@@ -35,6 +35,21 @@ struct RedactionTests {
         #expect(text.contains(#"\"name\":\"moya\""#), "other fields are kept")
     }
 
+    @Test func namedParametersInAFormBodyAreReplaced() async throws {
+        let folder = try TemporaryDirectory()
+        let server = try await CatalogServer.start(hits: HitCounter())
+        let provider = MoyaProvider<Catalog>(
+            recorder: Recorder(directory: folder.url, mode: .record, redaction: redaction),
+            endpointClosure: Catalog.endpoints(at: server.baseURL)
+        )
+        _ = try await provider.request(.signIn(user: "moya", apiKey: Secrets.apiKey))
+
+        let text = try folder.allText()
+        #expect(!text.contains(Secrets.apiKey))
+        #expect(text.contains("api_key=%3Credacted%3E"))
+        #expect(text.contains("user=moya"))
+    }
+
     @Test func defaultRedactionCoversCredentialHeadersWithoutConfiguration() async throws {
         let folder = try TemporaryDirectory()
         let server = try await CatalogServer.start(hits: HitCounter())

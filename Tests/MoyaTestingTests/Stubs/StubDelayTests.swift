@@ -22,7 +22,7 @@ struct StubDelayTests {
         #expect(StubBehavior.delayed(in: -Double.infinity...0) == .delayed(seconds: 0))
     }
 
-    @Test func aDelayedStubAnswersAfterAnImmediateOneStartedLater() async throws {
+    @Test func aDelayedStubAnswersAfterAnImmediateOneSentAtTheSameTime() async throws {
         let order = Order()
         let slow = MoyaProvider<Greeting>.stubbed({ .networkResponse(200, Data("slow".utf8)) }, stub: MoyaProvider.delayedStub(in: 0.4...0.6))
         let fast = MoyaProvider<Greeting>.stubbed({ .networkResponse(200, Data("fast".utf8)) })

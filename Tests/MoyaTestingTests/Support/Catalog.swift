@@ -5,6 +5,7 @@ import Moya
 enum Catalog: TargetType {
     case items(page: Int)
     case create(name: String, password: String, apiKey: String, authorization: String)
+    case signIn(user: String, apiKey: String)
     case binary
     case missing
     case download(to: URL)
@@ -14,7 +15,7 @@ enum Catalog: TargetType {
 
     var path: String {
         switch self {
-        case .items, .create: return "/items"
+        case .items, .create, .signIn: return "/items"
         case .binary: return "/binary"
         case .missing: return "/missing"
         case .download: return "/files/report"
@@ -23,7 +24,7 @@ enum Catalog: TargetType {
 
     var method: Moya.Method {
         switch self {
-        case .create: return .post
+        case .create, .signIn: return .post
         default: return .get
         }
     }
@@ -38,6 +39,8 @@ enum Catalog: TargetType {
                 bodyEncoding: JSONEncoding.default,
                 urlParameters: ["api_key": apiKey]
             )
+        case let .signIn(user, apiKey):
+            return .requestParameters(parameters: ["user": user, "api_key": apiKey], encoding: URLEncoding.httpBody)
         case .binary, .missing:
             return .requestPlain
         case .download(let destination):
