@@ -38,6 +38,25 @@ struct RecordReplayTests {
         #expect(await hits.count("/items") == 1, "replay must not reach the server")
     }
 
+    @Test func aProviderAssembledFromTheRecordersPartsRecordsAndReplays() async throws {
+        let folder = try TemporaryDirectory()
+        let hits = HitCounter()
+        let server = try await CatalogServer.start(hits: hits)
+
+        func assembled(_ recorder: Recorder, at base: URL) -> MoyaProvider<Catalog> {
+            MoyaProvider<Catalog>(
+                endpointClosure: recorder.endpointClosure(wrapping: Catalog.endpoints(at: base)),
+                stubClosure: recorder.stubClosure(endpointClosure: Catalog.endpoints(at: base)),
+                plugins: [recorder.plugin]
+            )
+        }
+        let live = try await assembled(Recorder(directory: folder.url, mode: .record), at: server.baseURL).request(.items(page: 5))
+        let replayed = try await assembled(Recorder(directory: folder.url, mode: .replay), at: Catalog.unreachable).request(.items(page: 5))
+
+        #expect(replayed.data == live.data)
+        #expect(await hits.count("/items") == 1)
+    }
+
     @Test func fixturesAreNamedAfterTheTargetTypeCaseMethodAndAHash() async throws {
         let folder = try TemporaryDirectory()
         let server = try await CatalogServer.start(hits: HitCounter())
