@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "Moya", targets: ["Moya"]),
         .library(name: "CombineMoya", targets: ["CombineMoya"]),
+        .library(name: "MoyaTesting", targets: ["MoyaTesting"]),
         .executable(name: "moya-demo", targets: ["MoyaDemo"]),
     ],
     dependencies: [
@@ -50,6 +51,26 @@ let package = Package(
                 // Apple's platforms have Combine itself.
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
             ]
+        ),
+        // Record/replay, richer stubs and request assertions for users' own tests.
+        .target(
+            name: "MoyaTesting",
+            dependencies: [
+                "Moya",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "MoyaTestingTests",
+            dependencies: [
+                "MoyaTesting",
+                "Moya",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            exclude: ["Example/Fixtures"]
         ),
         .executableTarget(
             name: "MoyaDemo",

@@ -1,0 +1,23 @@
+import Moya
+
+extension Endpoint {
+    /// A copy of the endpoint that answers stubbed requests with `sampleResponseClosure`.
+    ///
+    /// Use it in an endpoint closure to give the default endpoint a richer stub:
+    ///
+    /// ```swift
+    /// let endpointClosure = { (target: API) -> Endpoint in
+    ///     MoyaProvider.defaultEndpointMapping(for: target)
+    ///         .replacing(sampleResponseClosure: sequence.sampleResponseClosure)
+    /// }
+    /// ```
+    public func replacing(sampleResponseClosure: @escaping SampleResponseClosure) -> Endpoint {
+        Endpoint(
+            url: url,
+            sampleResponseClosure: sampleResponseClosure,
+            method: method,
+            task: task,
+            httpHeaderFields: httpHeaderFields
+        )
+    }
+}
