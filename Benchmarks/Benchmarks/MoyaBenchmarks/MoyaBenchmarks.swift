@@ -1,0 +1,250 @@
+import AsyncHTTPClient
+import Benchmark
+import Foundation
+import Moya
+import NIOCore
+import NIOFoundationCompat
+
+// Naming: every benchmark is "<work> · <who>", where <who> is "Moya", "AHC raw", "AHC+Data"
+// or "JSONDecoder"; `compare.py` pairs them by <work>. Each iteration does a batch of
+// operations and reports its size in the "requests" custom metric, so that the per-iteration
+// figures can be turned into per-request ones. Batches are sized for iterations of a few hundred
+// milliseconds: CPU time is counted in 10 ms scheduler ticks.
+
+/// Requests (or transfers, decodes, conversions) per iteration.
+let requestsMetric = BenchmarkMetric.custom("requests", polarity: .prefersLarger, useScalingFactor: false)
+
+let benchmarks: @Sendable () -> Void = {
+    let metrics: [BenchmarkMetric] = [
+        .throughput, .wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident, requestsMetric,
+    ]
+    let quick = Benchmark.Configuration(
+        metrics: metrics,
+        warmupIterations: 2,
+        maxDuration: .seconds(6),
+        maxIterations: 1_000_000
+    )
+    let transfer = Benchmark.Configuration(
+        metrics: metrics,
+        warmupIterations: 1,
+        maxDuration: .seconds(20),
+        maxIterations: 3
+    )
+
+    // MARK: Over loopback
+
+    networkTrio("GET 1 KB JSON × 1", quick, requests: 512,
+                moya: { network in try await network.moyaGET() },
+                baseline: { baseline in try await baseline.getJSON() })
+
+    networkTrio("GET 1 KB JSON × 32 concurrent", quick, requests: 1024, concurrency: 32,
+                moya: { network in try await network.moyaGET() },
+                baseline: { baseline in try await baseline.getJSON() })
+
+    let json64KB = Payloads.json64KB
+    let json64KBBuffer = ByteBuffer(data: json64KB)
+    networkTrio("POST 64 KB JSON", quick, requests: 256,
+                moya: { network in try await network.moyaPOST(json64KB) },
+                baseline: { baseline in try await baseline.postJSON(json64KB, json64KBBuffer) })
+
+    transferTrio("Download to a file", transfer,
+                 moya: { network, files in try await network.moyaDownload(to: files.downloadDestination) },
+                 baseline: { baseline, files in try await baseline.download(to: files.downloadDestination) })
+
+    transferTrio("Multipart upload of a file part", transfer,
+                 moya: { network, files in try await network.moyaUpload(files.uploadFile) },
+                 baseline: { baseline, files in try await baseline.uploadPart(file: files.uploadFile) })
+
+    // MARK: In memory
+
+    Benchmark("Stubbed request with 2 plugins · Moya", configuration: quick) { benchmark, provider in
+        let target = BenchAPI(baseURL: Network.unusedURL, operation: .getJSON)
+        benchmark.measurement(requestsMetric, 10000)
+        for _ in 0..<10000 {
+            let response = try await provider.request(target)
+            blackHole(response)
+        }
+    } setup: {
+        MoyaProvider<BenchAPI>(stubClosure: MoyaProvider.immediatelyStub, plugins: twoPlugins)
+    }
+
+    Benchmark("Endpoint to URLRequest with 20 URL-encoded parameters · Moya", configuration: quick) { benchmark, endpoint in
+        benchmark.measurement(requestsMetric, 2000)
+        for _ in 0..<2000 {
+            blackHole(try endpoint.urlRequest())
+        }
+    } setup: {
+        ParametersEndpoint(endpoint: Endpoint(
+            url: "https://api.example.com/v1/search",
+            sampleResponseClosure: { .networkResponse(200, Data()) },
+            method: .get,
+            task: .requestParameters(parameters: twentyParameters(), encoding: URLEncoding.queryString),
+            httpHeaderFields: ["Accept": "application/json"]
+        ))
+    }
+
+    let response = Response(statusCode: 200, data: Payloads.json1MB)
+    Benchmark("map(Decodable) of 1 MB · Moya", configuration: quick) { benchmark in
+        benchmark.measurement(requestsMetric, 4)
+        for _ in 0..<4 {
+            blackHole(try response.map([Payloads.Record].self))
+        }
+    }
+    Benchmark("map(Decodable) of 1 MB · JSONDecoder", configuration: quick) { benchmark in
+        benchmark.measurement(requestsMetric, 4)
+        for _ in 0..<4 {
+            blackHole(try JSONDecoder().decode([Payloads.Record].self, from: response.data))
+        }
+    }
+}
+
+/// An `Endpoint` handed from a benchmark's setup to its closure.
+///
+/// - Note: `@unchecked Sendable` only so package-benchmark can carry it: setup and closure run
+///   one after the other, and the endpoint is only read.
+struct ParametersEndpoint: @unchecked Sendable {
+    let endpoint: Endpoint
+
+    func urlRequest() throws -> URLRequest {
+        try endpoint.urlRequest()
+    }
+}
+
+// MARK: - Network fixture
+
+/// What the network benchmarks share: the loopback server, one AsyncHTTPClient client, and a
+/// provider on a session over that same client, so Moya and the baselines use the same
+/// connection pool and configuration (Moya's defaults).
+struct Network: Sendable {
+    /// A base URL never contacted (stubs).
+    static let unusedURL: URL = {
+        guard let url = URL(string: "https://stub.invalid") else { fatalError("Invalid stub URL") }
+        return url
+    }()
+
+    let baseURL: URL
+    let session: Session
+    let provider: MoyaProvider<BenchAPI>
+
+    /// The server `run.sh` started (`BenchmarkServer`), named by `MOYA_BENCH_BASE_URL`.
+    static func start() async throws -> Network {
+        guard let value = ProcessInfo.processInfo.environment["MOYA_BENCH_BASE_URL"], let baseURL = URL(string: value) else {
+            throw BenchmarkFailure(
+                "MOYA_BENCH_BASE_URL is not set: run Benchmarks/run.sh, or start BenchmarkServer and set it to the URL it prints."
+            )
+        }
+        let session = Session()
+        return Network(baseURL: baseURL, session: session, provider: MoyaProvider(session: session))
+    }
+
+    func baseline(_ style: BodyStyle) -> Baseline {
+        Baseline(client: session.httpClient, baseURL: baseURL, style: style)
+    }
+
+    func moyaGET() async throws {
+        let response = try await provider.request(BenchAPI(baseURL: baseURL, operation: .getJSON))
+        try Self.check(response)
+    }
+
+    func moyaPOST(_ json: Data) async throws {
+        let response = try await provider.request(BenchAPI(baseURL: baseURL, operation: .postJSON(json)))
+        try Self.check(response)
+    }
+
+    func moyaDownload(to file: URL) async throws {
+        let response = try await provider.request(BenchAPI(baseURL: baseURL, operation: .download(to: file)))
+        try Self.check(response, allowEmpty: true)
+    }
+
+    func moyaUpload(_ file: URL) async throws {
+        let response = try await provider.request(BenchAPI(baseURL: baseURL, operation: .uploadPart(file: file)))
+        try Self.check(response)
+    }
+
+    private static func check(_ response: Response, allowEmpty: Bool = false) throws {
+        guard response.statusCode == 200, allowEmpty || !response.data.isEmpty else {
+            throw BenchmarkFailure("Moya: HTTP \(response.statusCode), \(response.data.count) bytes")
+        }
+    }
+}
+
+/// Registers `<name> · Moya`, `<name> · AHC raw` and `<name> · AHC+Data`, each doing
+/// `requests` requests per iteration, `concurrency` at a time.
+func networkTrio(
+    _ name: String,
+    _ configuration: Benchmark.Configuration,
+    requests: Int,
+    concurrency: Int = 1,
+    moya: @escaping @Sendable (Network) async throws -> Void,
+    baseline: @escaping @Sendable (Baseline) async throws -> Void
+) {
+    let variants: [(String, @Sendable (Network) async throws -> Void)] = [
+        ("Moya", moya),
+        ("AHC raw", { try await baseline($0.baseline(.raw)) }),
+        ("AHC+Data", { try await baseline($0.baseline(.data)) }),
+    ]
+    for (who, work) in variants {
+        Benchmark("\(name) · \(who)", configuration: configuration) { benchmark, network in
+            benchmark.measurement(requestsMetric, requests)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<concurrency {
+                    group.addTask {
+                        for _ in 0..<(requests / concurrency) {
+                            try await work(network)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } setup: {
+            try await Network.start()
+        }
+    }
+}
+
+/// Registers the three variants of a transfer of `Payloads.transferBytes` bytes. The
+/// downloaded file is removed after each iteration, outside the measurement.
+func transferTrio(
+    _ name: String,
+    _ configuration: Benchmark.Configuration,
+    moya: @escaping @Sendable (Network, TransferFiles) async throws -> Void,
+    baseline: @escaping @Sendable (Baseline, TransferFiles) async throws -> Void
+) {
+    let variants: [(String, @Sendable (Network, TransferFiles) async throws -> Void)] = [
+        ("Moya", moya),
+        ("AHC raw", { try await baseline($0.baseline(.raw), $1) }),
+        ("AHC+Data", { try await baseline($0.baseline(.data), $1) }),
+    ]
+    for (who, work) in variants {
+        Benchmark("\(name) · \(who)", configuration: configuration) { benchmark, fixture in
+            benchmark.measurement(requestsMetric, 1)
+            try await work(fixture.network, fixture.files)
+            benchmark.stopMeasurement()
+            try? FileManager.default.removeItem(at: fixture.files.downloadDestination)
+        } setup: {
+            (network: try await Network.start(), files: try TransferFiles())
+        }
+    }
+}
+
+/// A file of `Payloads.transferBytes` bytes to upload, and a path to download to. The names
+/// are fixed so that an interrupted run leaves no more than two files behind, which `run.sh`
+/// removes.
+struct TransferFiles: Sendable {
+    let uploadFile: URL
+    let downloadDestination: URL
+
+    init() throws {
+        let directory = FileManager.default.temporaryDirectory
+        uploadFile = directory.appendingPathComponent("moya-benchmark-upload")
+        downloadDestination = directory.appendingPathComponent("moya-benchmark-download")
+        // A sparse file: its zeros cost no disk and are read from memory, so the benchmark
+        // measures the client rather than the disk.
+        guard FileManager.default.createFile(atPath: uploadFile.path, contents: nil) else {
+            throw BenchmarkFailure("Cannot create \(uploadFile.path)")
+        }
+        let handle = try FileHandle(forWritingTo: uploadFile)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: UInt64(Payloads.transferBytes))
+    }
+}

@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+// Performance benchmarks for Moya, kept out of the root package so that neither its users nor its
+// CI depend on package-benchmark. Run them with `Benchmarks/run.sh`.
+import Foundation
+import PackageDescription
+
+/// SwiftPM names a path dependency after its directory, which is whatever the clone is called.
+let rootPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "MoyaBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "MoyaBenchmarks",
+            dependencies: [
+                .product(name: "Moya", package: rootPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // NIOFileSystem, for the raw baselines' file I/O.
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+            ],
+            path: "Benchmarks/MoyaBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // The loopback server, run by run.sh in a process of its own. Not under Benchmarks/,
+        // where package-benchmark would take it for a benchmark.
+        .executableTarget(
+            name: "BenchmarkServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
