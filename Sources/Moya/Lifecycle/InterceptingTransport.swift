@@ -64,7 +64,7 @@ struct InterceptingTransport: Transport {
     private func sendOnce(_ exchange: Exchange, events: TransportEvents, handle: RetryingHandle) async -> Result<Response, MoyaError>? {
         await withCheckedContinuation { continuation in
             let resume = ResumeOnce(continuation)
-            let attemptEvents = TransportEvents(progress: events.progress, completion: { resume($0) })
+            let attemptEvents = TransportEvents(wantsProgress: events.wantsProgress, progress: events.progress, completion: { resume($0) })
             let inner = base.send(exchange, events: attemptEvents)
             handle.attemptStarted(inner, onCancelled: { resume(nil) })
         }

@@ -97,6 +97,11 @@ extension RequestLifecycle {
             return subscribers
         }
 
+        /// Whether a subscriber still waiting listens for progress.
+        var hasProgressListeners: Bool {
+            !isFinished && subscribers.contains { $0.progress != nil }
+        }
+
         /// Records a progress event; returns the subscribers that listen for progress.
         mutating func progress(_ progress: Progress) -> [Subscriber] {
             guard !isFinished else { return [] }

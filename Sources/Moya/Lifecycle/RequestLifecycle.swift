@@ -148,6 +148,7 @@ final class RequestLifecycle: Sendable {
         let exchange = Exchange(request: prepared, endpoint: context.endpoint, requestType: requestType)
         let validation = target.validationType
         let events = TransportEvents(
+            wantsProgress: { [self] in machine.withLockedValue { $0.hasProgressListeners } },
             progress: { [self] progress in reportProgress(progress) },
             completion: { [self] result in
                 finish(result.flatMap { Self.validate($0, with: validation) }, notifyPlugins: true)

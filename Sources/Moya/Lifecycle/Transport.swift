@@ -19,6 +19,8 @@ struct Exchange: Sendable {
 
 /// How a transport reports back.
 struct TransportEvents: Sendable {
+    /// Whether anyone listens for progress now: a transport builds no `Progress` otherwise.
+    var wantsProgress: @Sendable () -> Bool = { true }
     var progress: @Sendable (Progress) -> Void
     var completion: @Sendable (Result<Response, MoyaError>) -> Void
 }

@@ -41,6 +41,7 @@ extension Session: Transport {
                 : .temporaryFile(in: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory),
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: Self.idleTimeout(for: exchange.request, default: configuration.readTimeout),
+            wantsProgress: events.wantsProgress,
             onProgress: events.progress
         )
         let task = client(for: prepared.request.url).execute(request: prepared.request, delegate: delegate)

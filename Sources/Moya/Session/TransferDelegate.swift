@@ -33,7 +33,13 @@ final class TransferDelegate: HTTPClientResponseDelegate {
         var fileHandle: FileHandle?
         var uploaded: Int64 = 0
         var downloaded: Int64 = 0
+        /// The response's `Content-Length`, or -1 when it has none.
+        var expectedLength: Int64 = -1
         var idleTimer: Scheduled<Void>?
+        var idleTimerStarted = false
+        /// When bytes last moved: the idle timer checks it instead of being rescheduled for
+        /// every chunk.
+        var lastActivity = NIODeadline.now()
         var finished = false
     }
 
@@ -43,13 +49,21 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     /// Moya reports upload progress for upload tasks and download progress for the others.
     private let uploadLength: Int64?
     private let idleTimeout: TimeAmount
+    private let wantsProgress: @Sendable () -> Bool
     private let onProgress: @Sendable (Progress) -> Void
     private let state = NIOLockedValueBox(State())
 
-    init(sink: Sink, uploadLength: Int64?, idleTimeout: TimeAmount, onProgress: @escaping @Sendable (Progress) -> Void) {
+    init(
+        sink: Sink,
+        uploadLength: Int64?,
+        idleTimeout: TimeAmount,
+        wantsProgress: @escaping @Sendable () -> Bool,
+        onProgress: @escaping @Sendable (Progress) -> Void
+    ) {
         self.sink = sink
         self.uploadLength = uploadLength
         self.idleTimeout = idleTimeout
+        self.wantsProgress = wantsProgress
         self.onProgress = onProgress
     }
 
@@ -60,21 +74,43 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     // MARK: Idle timeout
 
-    /// Starts (or restarts) the idle timer: the request fails if nothing moves before it fires.
+    /// Records that bytes moved; starts the idle timer on the first call.
     private func touch(_ task: HTTPClient.Task<Response>) {
+        let start = state.withLockedValue { state -> Bool in
+            state.lastActivity = .now()
+            guard !state.idleTimerStarted, !state.finished else { return false }
+            state.idleTimerStarted = true
+            return true
+        }
+        if start {
+            scheduleIdleCheck(task, at: NIODeadline.now() + idleTimeout)
+        }
+    }
+
+    /// At `deadline`, fails the request if nothing moved for the idle timeout, or checks again
+    /// when it would be.
+    private func scheduleIdleCheck(_ task: HTTPClient.Task<Response>, at deadline: NIODeadline) {
         let timeout = idleTimeout
-        let timer = task.eventLoop.scheduleTask(in: timeout) {
-            task.fail(reason: TransferTimeout(seconds: Double(timeout.nanoseconds) / 1e9).asURLError)
-        }
-        let previous = state.withLockedValue { state -> Scheduled<Void>? in
-            guard !state.finished else {
-                timer.cancel()
-                return nil
+        let timer = task.eventLoop.scheduleTask(deadline: deadline) {
+            let next = self.state.withLockedValue { state -> NIODeadline? in
+                guard !state.finished else { return nil }
+                return state.lastActivity + timeout
             }
-            defer { state.idleTimer = timer }
-            return state.idleTimer
+            guard let next else { return }
+            if next <= .now() {
+                task.fail(reason: TransferTimeout(seconds: Double(timeout.nanoseconds) / 1e9).asURLError)
+            } else {
+                self.scheduleIdleCheck(task, at: next)
+            }
         }
-        previous?.cancel()
+        let stale = state.withLockedValue { state -> Bool in
+            guard !state.finished else { return true }
+            state.idleTimer = timer
+            return false
+        }
+        if stale {
+            timer.cancel()
+        }
     }
 
     private func stopTimer() {
@@ -99,6 +135,7 @@ final class TransferDelegate: HTTPClientResponseDelegate {
             state.uploaded += Int64(part.readableBytes)
             return state.uploaded
         }
+        guard wantsProgress() else { return }
         let progress = Progress(totalUnitCount: uploadLength)
         progress.completedUnitCount = sent
         onProgress(progress)
@@ -112,7 +149,10 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch(task)
-        state.withLockedValue { $0.head = head }
+        state.withLockedValue { state in
+            state.head = head
+            state.expectedLength = head.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? -1
+        }
         guard case .temporaryFile(let directory) = sink, (200..<300).contains(head.status.code) else {
             return task.eventLoop.makeSucceededVoidFuture()
         }
@@ -141,10 +181,9 @@ final class TransferDelegate: HTTPClientResponseDelegate {
                 var buffer = buffer
                 state.body.writeBuffer(&buffer)
             }
-            let length = state.head?.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? -1
-            return (state.fileHandle, state.downloaded, length)
+            return (state.fileHandle, state.downloaded, state.expectedLength)
         }
-        if uploadLength == nil {
+        if uploadLength == nil, wantsProgress() {
             let progress = Progress(totalUnitCount: expected)
             progress.completedUnitCount = received
             onProgress(progress)
