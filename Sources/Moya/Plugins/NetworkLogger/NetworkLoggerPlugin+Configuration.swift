@@ -25,8 +25,12 @@ extension NetworkLoggerPlugin {
 
         /// Creates a configuration.
         ///
-        /// - Parameter redactedHeaders: Header names whose values are hidden; pass `[]` to log
-        ///   every value.
+        /// - Parameters:
+        ///   - formatter: Turns entries and bodies into text.
+        ///   - output: Where entries go. Defaults to standard output.
+        ///   - logOptions: What is logged. Defaults to the method and headers of requests.
+        ///   - redactedHeaders: Header names whose values are hidden; pass `[]` to log
+        ///     every value.
         public init(
             formatter: Formatter = Formatter(),
             output: @escaping OutputType = defaultOutput,
