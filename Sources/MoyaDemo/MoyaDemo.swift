@@ -29,7 +29,7 @@ struct MoyaDemo: AsyncParsableCommand {
     )
     var baseURL: URL?
 
-    @Option(help: ArgumentHelp("Run only the step with this name (see the list below).", valueName: "name"))
+    @Option(help: ArgumentHelp("Run only the step with this name (see Steps above).", valueName: "name"))
     var step: String?
 
     func validate() throws {
@@ -56,7 +56,7 @@ struct MoyaDemo: AsyncParsableCommand {
         let runner = DemoRunner(steps: steps, context: DemoContext(output: output, serverIsEmbedded: server != nil))
         let report = await runner.run()
         await server?.stop()
-        output.line(report.summary)
+        output.paragraph(report.summary)
         if !report.succeeded {
             throw ExitCode.failure
         }

@@ -37,4 +37,11 @@ public struct DemoOutput: Sendable {
     public func line(_ text: String = "") {
         sink(text + "\n")
     }
+
+    /// Writes `text` wrapped to 80 columns.
+    public func paragraph(_ text: String) {
+        for line in TextLayout.wrap(text) {
+            self.line(line)
+        }
+    }
 }

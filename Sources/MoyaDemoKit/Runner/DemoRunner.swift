@@ -45,9 +45,7 @@ public struct DemoRunner: Sendable {
     private func printHeading(of step: DemoStep, number: Int) {
         let output = context.output
         output.line("== \(number)/\(steps.count)  \(step.title)  [\(step.name)]")
-        for line in TextLayout.wrap(step.explanation) {
-            output.line(line)
-        }
+        output.paragraph(step.explanation)
         output.line()
         for line in step.code.split(separator: "\n", omittingEmptySubsequences: false) {
             output.line("    " + line)
