@@ -61,12 +61,17 @@ import Testing
         #expect(captured.contains("100%"))
     }
 
-    @Test func downloadLeavesNoFileBehind() async throws {
-        let before = try temporaryDemoDirectories()
+    @Test(arguments: [DemoSteps.upload, DemoSteps.download].map(\.name))
+    func transferStepLeavesNoFileBehind(name: String) async throws {
+        try await SharedServer.use()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moya-demo-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = DemoContext(output: CapturedOutput().output, serverIsEmbedded: true, downloadBytes: 1024 * 1024, temporaryDirectory: directory)
 
-        _ = try await run(DemoSteps.download, downloadBytes: 1024 * 1024)
+        try await #require(DemoSteps.named(name)).run(in: context)
 
-        #expect(try temporaryDemoDirectories().subtracting(before).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     private func run(_ step: DemoStep, isTerminal: Bool = false, downloadBytes: Int = DemoContext.defaultDownloadBytes) async throws -> String {
@@ -75,10 +80,5 @@ import Testing
         let context = DemoContext(output: captured.output, serverIsEmbedded: true, downloadBytes: downloadBytes)
         try await step.run(in: context)
         return captured.contents
-    }
-
-    private func temporaryDemoDirectories() throws -> Set<String> {
-        Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-            .filter { $0.hasPrefix("moya-demo-") })
     }
 }

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// What a step runs with: where to write and which queue callbacks use.
 public struct DemoContext: Sendable {
@@ -13,6 +13,8 @@ public struct DemoContext: Sendable {
     /// A command-line program must name one: Moya's default is the main queue, which runs only
     /// when something services it, and a completion that never runs leaves the demo waiting.
     public let callbackQueue: DispatchQueue
+    /// Where steps put the files they upload and download, and remove them afterwards.
+    public let temporaryDirectory: URL
 
     /// The large download's default size: 32 MiB, enough to watch the bar move.
     public static let defaultDownloadBytes = 32 * 1024 * 1024
@@ -22,12 +24,14 @@ public struct DemoContext: Sendable {
         output: DemoOutput,
         serverIsEmbedded: Bool,
         downloadBytes: Int = DemoContext.defaultDownloadBytes,
-        callbackQueue: DispatchQueue = DispatchQueue(label: "moya-demo.callbacks")
+        callbackQueue: DispatchQueue = DispatchQueue(label: "moya-demo.callbacks"),
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory
     ) {
         self.output = output
         self.serverIsEmbedded = serverIsEmbedded
         self.downloadBytes = downloadBytes
         self.callbackQueue = callbackQueue
+        self.temporaryDirectory = temporaryDirectory
     }
 
     /// Writes one line of a step's result, indented under its code and wrapped to 80 columns.

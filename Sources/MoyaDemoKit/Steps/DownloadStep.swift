@@ -22,7 +22,7 @@ extension DemoSteps {
             """,
         needsEmbeddedServer: true
     ) { context in
-        let directory = FileManager.default.temporaryDirectory
+        let directory = context.temporaryDirectory
             .appendingPathComponent("moya-demo-\(UUID().uuidString)", isDirectory: true)
         let fileURL = directory.appendingPathComponent("large.bin")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -20,7 +20,7 @@ extension DemoSteps {
             """,
         needsEmbeddedServer: true
     ) { context in
-        let notesURL = FileManager.default.temporaryDirectory
+        let notesURL = context.temporaryDirectory
             .appendingPathComponent("moya-demo-notes-\(UUID().uuidString).txt")
         let line = "Moya on AsyncHTTPClient: targets, plugins and stubs, on every platform.\n"
         try Data(String(repeating: line, count: 2_000).utf8).write(to: notesURL)
