@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.1"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .target(
@@ -73,12 +74,33 @@ let package = Package(
             ],
             exclude: ["Example/Fixtures"]
         ),
+        // The demo's steps, embedded server and printing, a library so that tests can run them.
+        .target(
+            name: "MoyaDemoKit",
+            dependencies: [
+                "Moya",
+                "CombineMoya",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "MoyaDemo",
             dependencies: [
+                "MoyaDemoKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "MoyaDemoTests",
+            dependencies: [
+                "MoyaDemoKit",
                 "Moya",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -1,0 +1,22 @@
+/// The demo's steps, in the order they build on one another.
+public enum DemoSteps {
+    /// Every step.
+    public static let all: [DemoStep] = [
+        target,
+        decoding,
+        query,
+        logger,
+        accessToken,
+        upload,
+        download,
+        retry,
+        refresh,
+        stubbing,
+        asyncCombine,
+    ]
+
+    /// The step `--step` names, if there is one.
+    public static func named(_ name: String) -> DemoStep? {
+        all.first { $0.name == name }
+    }
+}
