@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Runs the test suite under AddressSanitizer, in a build folder of its own.
-# CI runs ThreadSanitizer; this one is run by hand (and before releases): both do not fit in
-# CI's time budget on two cores.
+# Runs the test suite under AddressSanitizer, in a build folder of its own (a first build takes
+# a while: every dependency is rebuilt with the sanitizer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
