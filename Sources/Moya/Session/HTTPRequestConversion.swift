@@ -14,6 +14,9 @@ enum HTTPRequestConversion {
 
     /// The AsyncHTTPClient request for `request`, with `sessionHeaders` for the headers the
     /// request does not set, and `body` as its body.
+    ///
+    /// - Throws: `MoyaError.requestMapping` for a URL that is not http(s) with a host;
+    ///   `HeaderValidation.InvalidMethod` for a method that would corrupt the request line.
     static func makeRequest(
         _ request: URLRequest,
         sessionHeaders: [String: String],
@@ -23,6 +26,10 @@ enum HTTPRequestConversion {
               url.host?.isEmpty == false
         else {
             throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
+        }
+        let method = request.httpMethod ?? "GET"
+        if let problem = HeaderValidation.problem(method: method) {
+            throw problem
         }
         var headers = HTTPHeaders()
         let requestHeaders = request.allHTTPHeaderFields ?? [:]
@@ -34,7 +41,7 @@ enum HTTPRequestConversion {
         }
         return try HTTPClient.Request(
             url: url,
-            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            method: HTTPMethod(rawValue: method),
             headers: headers,
             body: body
         )

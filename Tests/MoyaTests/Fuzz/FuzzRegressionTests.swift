@@ -1,0 +1,53 @@
+import AsyncHTTPClient
+import Foundation
+@testable import Moya
+import Testing
+
+/// Inputs the fuzz targets in `Fuzz/` found, replayed in their structured form.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    private let queue = DispatchQueue(label: "FuzzRegressionTests")
+
+    // MARK: Methods (FuzzRequestConversion)
+
+    private struct MethodTarget: TargetType {
+        let method: Moya.Method
+        var baseURL: URL { URL(string: "https://api.example.test")! }
+        var path: String { "/items" }
+        var sampleData: Data { Data() }
+        var task: Moya.Task { .requestPlain }
+        var headers: [String: String]? { nil }
+    }
+
+    @Test(arguments: ["PR\u{FFFD}OPFIND", "GET /admin HTTP/1.1\r\nHost: evil.test\r\n\r\nGET", "GET ", ""])
+    func methodThatIsNotATokenIsRefusedBeforeAnythingIsSent(method: String) async throws {
+        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        request.httpMethod = method
+        #expect(HeaderValidation.problem(in: request) is HeaderValidation.InvalidMethod)
+        #expect(throws: HeaderValidation.InvalidMethod.self) {
+            try HTTPRequestConversion.makeRequest(request, sessionHeaders: [:], body: nil)
+        }
+
+        let log = EventLog()
+        let provider = MoyaProvider<MethodTarget>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [RecordingPlugin(name: "plugin", log: log)]
+        )
+        let result = await provider.requestAndWait(MethodTarget(method: Moya.Method(rawValue: method)), callbackQueue: queue)
+        guard case .failure(.underlying(let error, nil)) = result else {
+            Issue.record("expected an underlying error, got \(result)")
+            return
+        }
+        #expect(error is HeaderValidation.InvalidMethod)
+        #expect(!log.all.contains("plugin.willSend"))
+    }
+
+    @Test(arguments: ["GET", "PROPFIND", "M-SEARCH"])
+    func tokenMethodsStillConvert(method: String) throws {
+        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        request.httpMethod = method
+        #expect(HeaderValidation.problem(in: request) == nil)
+        let converted = try HTTPRequestConversion.makeRequest(request, sessionHeaders: [:], body: nil)
+        #expect(converted.method.rawValue == method)
+    }
+}
