@@ -50,4 +50,39 @@ struct FuzzRegressionTests {
         let converted = try HTTPRequestConversion.makeRequest(request, sessionHeaders: [:], body: nil)
         #expect(converted.method.rawValue == method)
     }
+
+    // MARK: Session headers (FuzzRequestConversion)
+
+    @Test(arguments: [
+        ["Ue\u{01}r-Agent": "moya"],
+        ["User-Agent": "moya\r\nInjected: yes"],
+        ["X-Trace": "a\u{00}b"],
+    ])
+    func sessionHeaderWithIllegalBytesIsRefused(sessionHeaders: [String: String]) throws {
+        let request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        #expect(throws: HeaderValidation.InvalidHeader.self) {
+            try HTTPRequestConversion.makeRequest(request, sessionHeaders: sessionHeaders, body: nil)
+        }
+    }
+
+    /// `HTTPHeaders.add` traps on a name that is not ASCII: the conversion must throw first.
+    @Test func sessionHeaderWithNonASCIINameThrowsInsteadOfTrapping() throws {
+        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        #expect(throws: HeaderValidation.InvalidHeader.self) {
+            try HTTPRequestConversion.makeRequest(request, sessionHeaders: ["\u{FFFD}\u{FFFD}er-moya": "x"], body: nil)
+        }
+    }
+
+    @Test func legalSessionHeadersAreAddedUnlessTheRequestSetsThem() throws {
+        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        request.setValue("mine", forHTTPHeaderField: "user-agent")
+        let converted = try HTTPRequestConversion.makeRequest(
+            request,
+            sessionHeaders: ["User-Agent": "session", "Accept-Language": "en;q=1.0, fr\t;q=0.5"],
+            body: nil
+        )
+        #expect(converted.headers["User-Agent"] == ["mine"])
+        #expect(converted.headers["Accept-Language"] == ["en;q=1.0, fr\t;q=0.5"])
+    }
 }
