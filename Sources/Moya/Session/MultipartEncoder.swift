@@ -18,8 +18,18 @@ struct MultipartEncoder {
         return "moya.boundary.\(UUID().uuidString.lowercased())"
     }
 
+    /// The boundary as a token when it is one, else as a quoted string (RFC 9110, section
+    /// 5.6.6), so that a server reads back exactly the boundary the body uses.
     var contentType: String {
-        "multipart/form-data; boundary=\(boundary)"
+        guard boundary.isEmpty || !boundary.utf8.allSatisfy(HeaderValidation.isTokenByte) else {
+            return "multipart/form-data; boundary=\(boundary)"
+        }
+        var quoted = "\""
+        for scalar in boundary.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { quoted += "\\" }
+            quoted.unicodeScalars.append(scalar)
+        }
+        return "multipart/form-data; boundary=\(quoted)\""
     }
 
     func encode(_ parts: [MultipartFormData]) throws -> RequestBody {

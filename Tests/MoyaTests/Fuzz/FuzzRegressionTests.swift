@@ -85,4 +85,31 @@ struct FuzzRegressionTests {
         #expect(converted.headers["User-Agent"] == ["mine"])
         #expect(converted.headers["Accept-Language"] == ["en;q=1.0, fr\t;q=0.5"])
     }
+
+    // MARK: Multipart (FuzzMultipart)
+
+    private func bodyText(_ parts: [MultipartFormData], boundary: String = "b") throws -> String {
+        var bytes = Data()
+        for segment in try MultipartEncoder(boundary: boundary).encode(parts).segments {
+            guard case .bytes(let data) = segment else {
+                Issue.record("an in-memory part became \(segment)")
+                continue
+            }
+            bytes.append(data)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test(arguments: [
+        ("multipart/form-data; charset=utf-8; boundary=\"my boundary\"", "my boundary", "\"my boundary\""),
+        ("multipart/form-data; boundary=custom-t\u{FFFD}\u{FFFD}xt", "custom-t\u{FFFD}\u{FFFD}xt", "\"custom-t\u{FFFD}\u{FFFD}xt\""),
+        ("multipart/form-data; boundary=a\"b\\c", "a\"b\\c", "\"a\\\"b\\\\c\""),
+        ("multipart/form-data; boundary=plain-token_1", "plain-token_1", "plain-token_1"),
+    ])
+    func boundaryThatIsNotATokenIsQuotedInTheContentType(requestType: String, boundary: String, parameter: String) {
+        let encoder = MultipartEncoder(boundary: MultipartEncoder.boundary(forContentType: requestType))
+        #expect(encoder.boundary == boundary)
+        #expect(encoder.contentType == "multipart/form-data; boundary=\(parameter)")
+        #expect(HeaderValidation.problem(name: "Content-Type", value: encoder.contentType) == nil)
+    }
 }
