@@ -74,7 +74,10 @@ struct MultipartEncoder {
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
+    /// Works on scalars: `"\r\n"` is a single `Character`, equal to neither `"\r"` nor `"\n"`.
     private static func stripLineBreaks(_ value: String) -> String {
-        value.filter { $0 != "\r" && $0 != "\n" }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" })
+        return String(result)
     }
 }

@@ -112,4 +112,15 @@ struct FuzzRegressionTests {
         #expect(encoder.contentType == "multipart/form-data; boundary=\(parameter)")
         #expect(HeaderValidation.problem(name: "Content-Type", value: encoder.contentType) == nil)
     }
+
+    /// `"\r\n"` is one `Character`: a filter over characters kept it in the part's header.
+    @Test(arguments: [
+        ("\u{01}na\"m:e\r\n", "\u{01}na\"m:e"),
+        ("text/plain\r\nX-Injected: yes", "text/plainX-Injected: yes"),
+        ("a\rb\nc", "abc"),
+    ])
+    func lineBreaksAreDroppedFromAPartType(mimeType: String, written: String) throws {
+        let text = try bodyText([MultipartFormData(provider: .data(Data("x".utf8)), name: "f", mimeType: mimeType)])
+        #expect(text == "--b\r\nContent-Disposition: form-data; name=\"f\"\r\nContent-Type: \(written)\r\n\r\nx\r\n--b--\r\n")
+    }
 }
