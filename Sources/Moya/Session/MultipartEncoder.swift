@@ -66,12 +66,19 @@ struct MultipartEncoder {
         return header + "\r\n"
     }
 
-    /// Quotes and line breaks in names are percent-encoded, as browsers do.
+    /// Quotes and line breaks in names are percent-encoded, as browsers do. Works on scalars,
+    /// so that the `"\r\n"` character is escaped as both of its line breaks.
     static func escape(_ value: String) -> String {
-        value
-            .replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        var result = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "%22"
+            case "\r": result += "%0D"
+            case "\n": result += "%0A"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Works on scalars: `"\r\n"` is a single `Character`, equal to neither `"\r"` nor `"\n"`.

@@ -123,4 +123,15 @@ struct FuzzRegressionTests {
         let text = try bodyText([MultipartFormData(provider: .data(Data("x".utf8)), name: "f", mimeType: mimeType)])
         #expect(text == "--b\r\nContent-Disposition: form-data; name=\"f\"\r\nContent-Type: \(written)\r\n\r\nx\r\n--b--\r\n")
     }
+
+    @Test(arguments: [
+        ("a\r\nb", "a%0D%0Ab"),
+        ("*\r@*\r\n\u{07EE}\"\u{08}\r", "*%0D@*%0D%0A\u{07EE}%22\u{08}%0D"),
+        ("na\"me\r\n", "na%22me%0D%0A"),
+    ])
+    func lineBreaksAndQuotesInNamesAreEscapedOneByOne(name: String, written: String) throws {
+        let text = try bodyText([MultipartFormData(provider: .data(Data()), name: name, fileName: name)])
+        #expect(text == "--b\r\nContent-Disposition: form-data; name=\"\(written)\"; filename=\"\(written)\"\r\n"
+            + "Content-Type: application/octet-stream\r\n\r\n\r\n--b--\r\n")
+    }
 }
