@@ -1,7 +1,7 @@
 import Foundation
 
-/// Rejects header names and values that would corrupt the request on the wire (CR/LF
-/// injection, control bytes), before anything is sent.
+/// Rejects methods, header names and values that would corrupt the request on the wire
+/// (CR/LF injection, control bytes), before anything is sent.
 enum HeaderValidation {
     /// Why a header was refused.
     struct InvalidHeader: Error, CustomStringConvertible, LocalizedError {
@@ -12,7 +12,19 @@ enum HeaderValidation {
         var errorDescription: String? { description }
     }
 
-    static func problem(in request: URLRequest) -> InvalidHeader? {
+    /// Why a method was refused: it is written as is into the request line, where a space,
+    /// a line break or any other byte outside a token would corrupt it.
+    struct InvalidMethod: Error, CustomStringConvertible, LocalizedError {
+        let method: String
+
+        var description: String { "Invalid HTTP method \"\(method.debugDescription.dropFirst().dropLast())\": a method must be an RFC 9110 token." }
+        var errorDescription: String? { description }
+    }
+
+    static func problem(in request: URLRequest) -> (any Error)? {
+        if let method = request.httpMethod, let problem = problem(method: method) {
+            return problem
+        }
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             if let problem = problem(name: name, value: value) {
                 return problem
@@ -25,18 +37,23 @@ enum HeaderValidation {
         if name.isEmpty {
             return InvalidHeader(name: name, reason: "the name is empty")
         }
-        // RFC 9110 token characters.
-        for byte in name.utf8 {
-            let isTokenByte = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            if !isTokenByte {
-                return InvalidHeader(name: name, reason: "the name contains the byte 0x\(String(byte, radix: 16))")
-            }
+        for byte in name.utf8 where !isTokenByte(byte) {
+            return InvalidHeader(name: name, reason: "the name contains the byte 0x\(String(byte, radix: 16))")
         }
         // Field values may hold visible bytes, spaces and tabs; never CR, LF, NUL or DEL.
         for byte in value.utf8 where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             return InvalidHeader(name: name, reason: "the value contains the control byte 0x\(String(byte, radix: 16))")
         }
         return nil
+    }
+
+    static func problem(method: String) -> InvalidMethod? {
+        method.isEmpty || !method.utf8.allSatisfy(isTokenByte) ? InvalidMethod(method: method) : nil
+    }
+
+    /// Whether `byte` may appear in an RFC 9110 token (a header name, a method).
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }

@@ -14,6 +14,10 @@ enum HTTPRequestConversion {
 
     /// The AsyncHTTPClient request for `request`, with `sessionHeaders` for the headers the
     /// request does not set, and `body` as its body.
+    ///
+    /// - Throws: `MoyaError.requestMapping` for a URL that is not http(s) with a host;
+    ///   `HeaderValidation.InvalidMethod` or `InvalidHeader` for a method or a header (the
+    ///   session's included) that would corrupt the request on the wire.
     static func makeRequest(
         _ request: URLRequest,
         sessionHeaders: [String: String],
@@ -24,17 +28,30 @@ enum HTTPRequestConversion {
         else {
             throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
         }
+        let method = request.httpMethod ?? "GET"
+        if let problem = HeaderValidation.problem(method: method) {
+            throw problem
+        }
+        // Checked before `HTTPHeaders.add`, which traps on a name that is not ASCII. The
+        // pipeline has checked the request's own headers already; the session's are checked
+        // only here.
         var headers = HTTPHeaders()
         let requestHeaders = request.allHTTPHeaderFields ?? [:]
         for (name, value) in requestHeaders {
+            if let problem = HeaderValidation.problem(name: name, value: value) {
+                throw problem
+            }
             headers.add(name: name, value: value)
         }
         for (name, value) in sessionHeaders where !headers.contains(name: name) {
+            if let problem = HeaderValidation.problem(name: name, value: value) {
+                throw problem
+            }
             headers.add(name: name, value: value)
         }
         return try HTTPClient.Request(
             url: url,
-            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            method: HTTPMethod(rawValue: method),
             headers: headers,
             body: body
         )

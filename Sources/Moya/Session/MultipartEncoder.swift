@@ -18,8 +18,18 @@ struct MultipartEncoder {
         return "moya.boundary.\(UUID().uuidString.lowercased())"
     }
 
+    /// The boundary as a token when it is one, else as a quoted string (RFC 9110, section
+    /// 5.6.6), so that a server reads back exactly the boundary the body uses.
     var contentType: String {
-        "multipart/form-data; boundary=\(boundary)"
+        guard boundary.isEmpty || !boundary.utf8.allSatisfy(HeaderValidation.isTokenByte) else {
+            return "multipart/form-data; boundary=\(boundary)"
+        }
+        var quoted = "\""
+        for scalar in boundary.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { quoted += "\\" }
+            quoted.unicodeScalars.append(scalar)
+        }
+        return "multipart/form-data; boundary=\(quoted)\""
     }
 
     func encode(_ parts: [MultipartFormData]) throws -> RequestBody {
@@ -56,15 +66,25 @@ struct MultipartEncoder {
         return header + "\r\n"
     }
 
-    /// Quotes and line breaks in names are percent-encoded, as browsers do.
+    /// Quotes and line breaks in names are percent-encoded, as browsers do. Works on scalars,
+    /// so that the `"\r\n"` character is escaped as both of its line breaks.
     static func escape(_ value: String) -> String {
-        value
-            .replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        var result = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "%22"
+            case "\r": result += "%0D"
+            case "\n": result += "%0A"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
+    /// Works on scalars: `"\r\n"` is a single `Character`, equal to neither `"\r"` nor `"\n"`.
     private static func stripLineBreaks(_ value: String) -> String {
-        value.filter { $0 != "\r" && $0 != "\n" }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" })
+        return String(result)
     }
 }
