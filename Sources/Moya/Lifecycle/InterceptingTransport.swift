@@ -96,11 +96,10 @@ private final class RetryingHandle: TransportHandle {
         var work: _Concurrency.Task<Void, Never>?
         var attempt: (handle: TransportHandle, onCancelled: @Sendable () -> Void)?
         var cancelled = false
-        var stopped = false
-        var whenStopped: [@Sendable () -> Void] = []
     }
 
     private let state = NIOLockedValueBox(State())
+    private let stopSignal = StopSignal()
 
     func setWork(_ work: _Concurrency.Task<Void, Never>) {
         let cancelled = state.withLockedValue { state in
@@ -124,32 +123,20 @@ private final class RetryingHandle: TransportHandle {
     }
 
     func cancel(then stopped: @escaping @Sendable () -> Void) {
-        let (work, attempt, stoppedAlready) = state.withLockedValue { state in
+        let (work, attempt) = state.withLockedValue { state in
             let first = !state.cancelled
             state.cancelled = true
-            if !state.stopped {
-                state.whenStopped.append(stopped)
-            }
-            return (state.work, first ? state.attempt : nil, state.stopped)
+            return (state.work, first ? state.attempt : nil)
         }
         work?.cancel()
         if let attempt {
             attempt.handle.cancel(then: attempt.onCancelled)
         }
-        if stoppedAlready {
-            stopped()
-        }
+        stopSignal.whenStopped(stopped)
     }
 
     /// The run has ended: no attempt or wait is left.
     func stopped() {
-        let callbacks = state.withLockedValue { state in
-            state.stopped = true
-            defer { state.whenStopped = [] }
-            return state.whenStopped
-        }
-        for callback in callbacks {
-            callback()
-        }
+        stopSignal.stop()
     }
 }

@@ -197,11 +197,10 @@ private final class TransferHandle: TransportHandle {
     private struct State {
         var task: HTTPClient.Task<TransferDelegate.Outcome>?
         var cancelled = false
-        var stopped = false
-        var whenStopped: [@Sendable () -> Void] = []
     }
 
     private let state = NIOLockedValueBox(State())
+    private let stopSignal = StopSignal()
 
     /// Records the current attempt, cancelling it at once if the transfer was cancelled already.
     func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) {
@@ -215,28 +214,16 @@ private final class TransferHandle: TransportHandle {
     }
 
     func cancel(then stopped: @escaping @Sendable () -> Void) {
-        let (task, stoppedAlready) = state.withLockedValue { state in
+        let task = state.withLockedValue { state in
             state.cancelled = true
-            if !state.stopped {
-                state.whenStopped.append(stopped)
-            }
-            return (state.task, state.stopped)
+            return state.task
         }
         task?.cancel()
-        if stoppedAlready {
-            stopped()
-        }
+        stopSignal.whenStopped(stopped)
     }
 
     /// The transfer has ended and cleaned up after itself.
     func stopped() {
-        let callbacks = state.withLockedValue { state in
-            state.stopped = true
-            defer { state.whenStopped = [] }
-            return state.whenStopped
-        }
-        for callback in callbacks {
-            callback()
-        }
+        stopSignal.stop()
     }
 }

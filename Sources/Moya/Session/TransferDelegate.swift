@@ -226,9 +226,10 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 }
 
 /// A new, empty file for a download in flight.
+///
+/// - Note: `@unchecked Sendable` because `FileHandle` is not annotated `Sendable`; the file is
+///   handed over once, from the thread pool to the delegate, and then used by one write at a time.
 private struct TemporaryFile: @unchecked Sendable {
-    // `FileHandle` is not annotated `Sendable`; it is handed over once, from the thread pool to
-    // the delegate, and then used by one write at a time.
     let url: URL
     let handle: FileHandle
 
