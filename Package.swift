@@ -62,10 +62,23 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // The Hummingbird server on loopback that every test target starts.
+        .target(
+            name: "LoopbackServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/LoopbackServer"
+        ),
         .testTarget(
             name: "MoyaTestingTests",
             dependencies: [
                 "MoyaTesting",
+                "LoopbackServer",
                 "Moya",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -107,6 +120,7 @@ let package = Package(
             name: "MoyaTests",
             dependencies: [
                 "Moya",
+                "LoopbackServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -126,6 +140,7 @@ let package = Package(
             name: "CombineMoyaTests",
             dependencies: [
                 "CombineMoya",
+                "LoopbackServer",
                 "Moya",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,7 @@ import Combine
 #else
 import OpenCombine
 #endif
+import LoopbackServer
 import CombineMoya
 import Foundation
 import Hummingbird

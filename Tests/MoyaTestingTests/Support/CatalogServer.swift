@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LoopbackServer
 import NIOCore
 
 /// Counts the requests a server answered, per path.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LoopbackServer
 import Moya
 import Testing
 

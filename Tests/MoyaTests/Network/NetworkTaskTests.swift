@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LoopbackServer
 import Moya
 import NIOCore
 import Testing

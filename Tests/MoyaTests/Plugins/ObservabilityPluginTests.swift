@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import InMemoryTracing
+import LoopbackServer
 import Metrics
 import MetricsTestKit
 import Moya

@@ -1,0 +1,14 @@
+import Foundation
+import Moya
+
+/// A target whose base URL is chosen at run time, for tests against local servers.
+struct DynamicTarget: TargetType {
+    var baseURL: URL
+    var path: String
+    var method: Moya.Method = .get
+    var makeTask: @Sendable () -> Moya.Task = { .requestPlain }
+    var headers: [String: String]? = nil
+    var validationType: ValidationType = .none
+
+    var task: Moya.Task { makeTask() }
+}
