@@ -16,6 +16,11 @@ public struct TestServer: Sendable {
     /// `http://127.0.0.1:<port>`, or `https://localhost:<port>` for a TLS server.
     public let baseURL: URL
 
+    /// A URL where nothing listens, so a connection is refused at once. Port 1 is never handed
+    /// out for a port-0 bind, unlike a port another test just closed, which a server started
+    /// in parallel may receive.
+    public static let unreachableBaseURL = URL(string: "http://127.0.0.1:1") ?? URL(fileURLWithPath: "/")
+
     /// Starts a server with the routes `configure` adds, and returns once it listens.
     public static func start(_ configure: (Router<BasicRequestContext>) -> Void) async throws -> TestServer {
         try await run(configure, server: .http1(), scheme: "http", host: "127.0.0.1")

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 import Moya
 
 /// The API the tests record and replay: an enum target, as Moya users write them.
@@ -71,5 +72,5 @@ enum Catalog: TargetType {
     }
 
     /// A URL where nothing listens: a request that reaches the network fails at once.
-    static let unreachable = URL(string: "http://127.0.0.1:1") ?? URL(fileURLWithPath: "/")
+    static let unreachable = TestServer.unreachableBaseURL
 }

@@ -90,13 +90,10 @@ struct NetworkRequestTests {
     }
 
     @Test func refusedConnectionFailsAtOnceWithUnderlying() async throws {
-        // Find a free port, then close the listener: once the close completed, nothing listens there.
-        let listener = try await RawServer.start(response: "", ending: .close)
-        await listener.stop()
         let provider = MoyaProvider<DynamicTarget>(session: Session(configuration: .init(connectTimeout: .seconds(30))))
         let started = ContinuousClock.now
         do {
-            let response = try await provider.request(DynamicTarget(baseURL: listener.baseURL, path: "/"))
+            let response = try await provider.request(DynamicTarget(baseURL: TestServer.unreachableBaseURL, path: "/"))
             Issue.record("expected a refused connection, got \(response)")
         } catch {
             guard case .underlying(let inner, nil) = error else {
