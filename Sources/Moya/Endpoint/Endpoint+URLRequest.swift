@@ -12,7 +12,11 @@ extension Endpoint {
         }
 
         var request = URLRequest(url: requestURL)
-        request.httpMethod = method.rawValue
+        // A new URLRequest's method is GET already; Foundation's setter normalises the name,
+        // which on Linux costs more than building the rest of the request.
+        if method.rawValue != "GET" {
+            request.httpMethod = method.rawValue
+        }
         request.allHTTPHeaderFields = httpHeaderFields
 
         switch task {

@@ -12,6 +12,8 @@ final class RequestLifecycle: Sendable {
         let endpoint: Endpoint
         let stubBehavior: StubBehavior
         let plugins: [PluginType]
+        /// Whether a plugin is an `AsyncPluginType`, so that `prepare` must run in a task.
+        let hasAsyncPlugins: Bool
         let session: Session
         let requestClosure: @Sendable (Endpoint, @escaping @Sendable (Result<URLRequest, MoyaError>) -> Void) -> Void
         /// Adapts and retries each attempt: the session's, the provider's and the target's, combined.
@@ -86,7 +88,7 @@ final class RequestLifecycle: Sendable {
         }
 
         let target = context.target
-        guard context.plugins.contains(where: { $0 is AsyncPluginType }) else {
+        guard context.hasAsyncPlugins else {
             let prepared = RequestContext.$current.withValue(requestContext) {
                 context.plugins.reduce(request) { $1.prepare($0, target: target) }
             }

@@ -20,6 +20,7 @@ extension MoyaProvider {
                 endpoint: endpoint,
                 stubBehavior: stubBehavior,
                 plugins: self.plugins,
+                hasAsyncPlugins: self.hasAsyncPlugins,
                 session: self.session,
                 requestClosure: self.requestClosure,
                 interceptor: self.interceptor(for: target),
@@ -60,7 +61,7 @@ extension MoyaProvider {
     /// provider; retriers of the target (`RequestPolicies`), then the provider, then the session.
     func interceptor(for target: Target) -> RequestInterceptor? {
         let targetPolicy = (target as? RequestPolicies)?.retryPolicy
-        let layers: [RequestInterceptor] = [session.interceptor, interceptor].compactMap { $0 }
+        let layers = interceptorLayers
         if layers.isEmpty, targetPolicy == nil {
             return nil
         }

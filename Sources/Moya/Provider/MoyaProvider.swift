@@ -52,6 +52,12 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
     /// The queue completions run on when a call names none.
     let callbackQueue: DispatchQueue?
 
+    /// Whether a plugin is an `AsyncPluginType`: worked out once, not for every request.
+    let hasAsyncPlugins: Bool
+
+    /// The session's interceptor, then the provider's: the same for every request.
+    let interceptorLayers: [RequestInterceptor]
+
     let inflightTable = InflightTable()
 
     let activeRequests = ActiveRequests()
@@ -81,6 +87,8 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         self.stubClosure = stubClosure
         self.session = session
         self.plugins = plugins
+        self.hasAsyncPlugins = plugins.contains { $0 is AsyncPluginType }
+        self.interceptorLayers = [session.interceptor, interceptor].compactMap { $0 }
         self.trackInflights = trackInflights
         self.callbackQueue = callbackQueue
     }

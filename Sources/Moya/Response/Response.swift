@@ -1,4 +1,6 @@
 import Foundation
+import NIOConcurrencyHelpers
+import NIOHTTP1
 
 /// Represents a response to a `MoyaProvider.request`.
 public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
@@ -12,7 +14,28 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
     public let request: URLRequest?
 
     /// The HTTPURLResponse object.
-    public let response: HTTPURLResponse?
+    public var response: HTTPURLResponse? {
+        head.withLockedValue { head in
+            switch head {
+            case .built(let response):
+                return response
+            case let .received(received, url):
+                let response = HTTPRequestConversion.makeHTTPURLResponse(received, url: url)
+                head = .built(response)
+                return response
+            }
+        }
+    }
+
+    /// The response head, as an `HTTPURLResponse` or as received. On Linux, building an
+    /// `HTTPURLResponse` costs more than the rest of a request's handling, and many callers
+    /// read only the status code and the body: it is built the first time it is asked for.
+    private enum Head: Sendable {
+        case built(HTTPURLResponse?)
+        case received(HTTPResponseHead, URL)
+    }
+
+    private let head: NIOLockedValueBox<Head>
 
     /// Where a download task's file was moved to; `nil` for other tasks.
     public let fileURL: URL?
@@ -22,16 +45,16 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         self.statusCode = statusCode
         self.data = data
         self.request = request
-        self.response = response
+        self.head = NIOLockedValueBox(.built(response))
         self.fileURL = nil
     }
 
-    /// Creates the response of a download.
-    init(statusCode: Int, data: Data, request: URLRequest?, response: HTTPURLResponse?, fileURL: URL?) {
-        self.statusCode = statusCode
+    /// Creates the response to a request sent over the network.
+    init(head: HTTPResponseHead, url: URL, data: Data, request: URLRequest?, fileURL: URL?) {
+        self.statusCode = Int(head.status.code)
         self.data = data
         self.request = request
-        self.response = response
+        self.head = NIOLockedValueBox(.received(head, url))
         self.fileURL = fileURL
     }
 

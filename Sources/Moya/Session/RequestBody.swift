@@ -14,7 +14,9 @@ struct RequestBody: Sendable {
         case stream(SequentialReader, length: UInt64)
     }
 
-    static let chunkSize = 64 * 1024
+    /// How much of a file or stream is read at a time: large enough that the trips to the
+    /// thread pool cost little, small enough to keep an upload's memory flat.
+    static let chunkSize = 1 << 20
 
     var segments: [Segment]
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOSSL
+import Tracing
 
 extension Session {
     /// How a session connects and what it sends by default.
@@ -137,6 +138,12 @@ extension Session {
                 decompression: decompression
             )
             configuration.httpVersion = httpVersion
+            // With no tracer bootstrapped, AsyncHTTPClient would still start a no-op span for
+            // every request; it reads the tracer once, here, so leaving it out changes nothing
+            // but the work saved.
+            if InstrumentationSystem.tracer is NoOpTracer {
+                configuration.tracing.tracer = nil
+            }
             if let host, let policy = serverTrustPolicies[host] {
                 var box = HTTPClientConfigurationBox(tlsConfiguration: tlsConfiguration)
                 policy.apply(to: &box, host: host, baseTLS: tlsConfiguration ?? .makeClientConfiguration())

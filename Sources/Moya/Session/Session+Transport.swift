@@ -41,17 +41,12 @@ extension Session: Transport {
                 : .temporaryFile(in: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory),
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: Self.idleTimeout(for: exchange.request, default: configuration.readTimeout),
+            requestTimeout: configuration.requestTimeout,
             wantsProgress: events.wantsProgress,
             onProgress: events.progress
         )
         let task = client(for: prepared.request.url).execute(request: prepared.request, delegate: delegate)
         handle.track(task)
-        if let requestTimeout = configuration.requestTimeout {
-            let timer = task.eventLoop.scheduleTask(in: requestTimeout) {
-                task.fail(reason: TransferTimeout(seconds: Double(requestTimeout.nanoseconds) / 1e9).asURLError)
-            }
-            task.futureResult.whenComplete { _ in timer.cancel() }
-        }
 
         let request = exchange.request
         let destination = prepared.destination
@@ -59,22 +54,23 @@ extension Session: Transport {
             switch result {
             case .success(let outcome):
                 if authorization == nil, let answer = Self.challengeAnswer(for: outcome, exchange: exchange) {
-                    outcome.downloadedFile.map { try? FileManager.default.removeItem(at: $0) }
+                    outcome.download?.discard()
                     self.start(exchange, authorization: answer, events: events, handle: handle)
                     return
                 }
-                guard let destination, let file = outcome.downloadedFile else {
+                guard let destination, let download = outcome.download else {
                     events.completion(.success(Self.response(for: outcome, request: request, fileURL: nil)))
                     return
                 }
                 BlockingIO.run(on: task.eventLoop) {
-                    try DownloadMover.move(file, for: outcome, destination: destination)
+                    try download.complete()
+                    return try DownloadMover.move(download.url, for: outcome, destination: destination)
                 }.whenComplete { moved in
                     switch moved {
                     case .success(let finalURL):
                         events.completion(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
                     case .failure(let error):
-                        try? FileManager.default.removeItem(at: file)
+                        try? FileManager.default.removeItem(at: download.url)
                         events.completion(.failure(.underlying(error, Self.response(for: outcome, request: request, fileURL: nil))))
                     }
                 }
@@ -119,10 +115,10 @@ extension Session: Transport {
 
     private static func response(for outcome: TransferDelegate.Outcome, request: URLRequest, fileURL: URL?) -> Response {
         Response(
-            statusCode: Int(outcome.head.status.code),
+            head: outcome.head,
+            url: outcome.url,
             data: Data(buffer: outcome.body, byteTransferStrategy: .noCopy),
             request: request,
-            response: HTTPRequestConversion.makeHTTPURLResponse(outcome.head, url: outcome.url),
             fileURL: fileURL
         )
     }

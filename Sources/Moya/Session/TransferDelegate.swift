@@ -8,6 +8,9 @@ import NIOHTTP1
 /// Receives one response: keeps the body in memory or writes it to a temporary file, reports
 /// progress, and fails the request when no bytes move for the idle timeout.
 ///
+/// A download is written in blocks of `writeBlockSize`: one trip to the thread pool per block
+/// rather than per network read, which is what bounds a download's throughput.
+///
 /// Delegate calls arrive on the request's event loop; the lock guards against the calls made
 /// from the thread that started the request.
 final class TransferDelegate: HTTPClientResponseDelegate {
@@ -16,8 +19,11 @@ final class TransferDelegate: HTTPClientResponseDelegate {
         var head: HTTPResponseHead
         var url: URL
         var body: ByteBuffer
-        var downloadedFile: URL?
+        var download: DownloadedFile?
     }
+
+    /// How many downloaded bytes are gathered before they are written out.
+    static let writeBlockSize = 1 << 20
 
     enum Sink {
         case memory
@@ -31,6 +37,8 @@ final class TransferDelegate: HTTPClientResponseDelegate {
         var body = ByteBuffer()
         var temporaryFile: URL?
         var fileHandle: FileHandle?
+        /// Downloaded bytes not yet handed to the file.
+        var unwritten = ByteBuffer()
         var uploaded: Int64 = 0
         var downloaded: Int64 = 0
         /// The response's `Content-Length`, or -1 when it has none.
@@ -49,6 +57,9 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     /// Moya reports upload progress for upload tasks and download progress for the others.
     private let uploadLength: Int64?
     private let idleTimeout: TimeAmount
+    /// How long the whole transfer may take, and so when it must have ended.
+    private let requestTimeout: TimeAmount?
+    private let requestDeadline: NIODeadline?
     private let wantsProgress: @Sendable () -> Bool
     private let onProgress: @Sendable (Progress) -> Void
     private let state = NIOLockedValueBox(State())
@@ -57,12 +68,15 @@ final class TransferDelegate: HTTPClientResponseDelegate {
         sink: Sink,
         uploadLength: Int64?,
         idleTimeout: TimeAmount,
+        requestTimeout: TimeAmount?,
         wantsProgress: @escaping @Sendable () -> Bool,
         onProgress: @escaping @Sendable (Progress) -> Void
     ) {
         self.sink = sink
         self.uploadLength = uploadLength
         self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.requestDeadline = requestTimeout.map { NIODeadline.now() + $0 }
         self.wantsProgress = wantsProgress
         self.onProgress = onProgress
     }
@@ -72,9 +86,13 @@ final class TransferDelegate: HTTPClientResponseDelegate {
         state.withLockedValue { $0.temporaryFile }
     }
 
-    // MARK: Idle timeout
+    // MARK: Timeouts
 
-    /// Records that bytes moved; starts the idle timer on the first call.
+    /// Records that bytes moved; starts the timer on the first call.
+    ///
+    /// One timer per transfer watches both limits: it fires when nothing moved for the idle
+    /// timeout or at the request's deadline, whichever comes first, and re-arms itself
+    /// otherwise, instead of being rescheduled for every chunk.
     private func touch(_ task: HTTPClient.Task<Response>) {
         let start = state.withLockedValue { state -> Bool in
             state.lastActivity = .now()
@@ -83,24 +101,31 @@ final class TransferDelegate: HTTPClientResponseDelegate {
             return true
         }
         if start {
-            scheduleIdleCheck(task, at: NIODeadline.now() + idleTimeout)
+            scheduleTimeoutCheck(task, at: nextCheck(idleUntil: NIODeadline.now() + idleTimeout))
         }
     }
 
-    /// At `deadline`, fails the request if nothing moved for the idle timeout, or checks again
-    /// when it would be.
-    private func scheduleIdleCheck(_ task: HTTPClient.Task<Response>, at deadline: NIODeadline) {
-        let timeout = idleTimeout
+    private func nextCheck(idleUntil: NIODeadline) -> NIODeadline {
+        guard let requestDeadline else { return idleUntil }
+        return min(idleUntil, requestDeadline)
+    }
+
+    /// At `deadline`, fails the request if one of its timeouts has passed, or checks again
+    /// when one would.
+    private func scheduleTimeoutCheck(_ task: HTTPClient.Task<Response>, at deadline: NIODeadline) {
         let timer = task.eventLoop.scheduleTask(deadline: deadline) {
-            let next = self.state.withLockedValue { state -> NIODeadline? in
+            let idleUntil = self.state.withLockedValue { state -> NIODeadline? in
                 guard !state.finished else { return nil }
-                return state.lastActivity + timeout
+                return state.lastActivity + self.idleTimeout
             }
-            guard let next else { return }
-            if next <= .now() {
-                task.fail(reason: TransferTimeout(seconds: Double(timeout.nanoseconds) / 1e9).asURLError)
+            guard let idleUntil else { return }
+            let now = NIODeadline.now()
+            if let requestDeadline = self.requestDeadline, let requestTimeout = self.requestTimeout, requestDeadline <= now {
+                task.fail(reason: TransferTimeout(seconds: Double(requestTimeout.nanoseconds) / 1e9).asURLError)
+            } else if idleUntil <= now {
+                task.fail(reason: TransferTimeout(seconds: Double(self.idleTimeout.nanoseconds) / 1e9).asURLError)
             } else {
-                self.scheduleIdleCheck(task, at: next)
+                self.scheduleTimeoutCheck(task, at: self.nextCheck(idleUntil: idleUntil))
             }
         }
         let stale = state.withLockedValue { state -> Bool in
@@ -175,13 +200,19 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         touch(task)
-        let (handle, received, expected) = state.withLockedValue { state -> (FileHandle?, Int64, Int64) in
+        let (block, received, expected) = state.withLockedValue { state -> (FileBlock?, Int64, Int64) in
             state.downloaded += Int64(buffer.readableBytes)
-            if state.fileHandle == nil {
-                var buffer = buffer
+            var buffer = buffer
+            guard let handle = state.fileHandle else {
                 state.body.writeBuffer(&buffer)
+                return (nil, state.downloaded, state.expectedLength)
             }
-            return (state.fileHandle, state.downloaded, state.expectedLength)
+            state.unwritten.writeBuffer(&buffer)
+            guard state.unwritten.readableBytes >= Self.writeBlockSize else {
+                return (nil, state.downloaded, state.expectedLength)
+            }
+            defer { state.unwritten = ByteBuffer() }
+            return (FileBlock(writer: FileWriter(handle: handle), bytes: state.unwritten), state.downloaded, state.expectedLength)
         }
         if uploadLength == nil, wantsProgress() {
             let progress = Progress(totalUnitCount: expected)
@@ -189,13 +220,13 @@ final class TransferDelegate: HTTPClientResponseDelegate {
             onProgress(progress)
         }
 
-        guard let handle else {
+        // AsyncHTTPClient reads on only once the returned future completes: at most one block
+        // is in memory while the previous one is written.
+        guard let block else {
             return task.eventLoop.makeSucceededVoidFuture()
         }
-        let writer = FileWriter(handle: handle)
-        let data = Data(buffer: buffer, byteTransferStrategy: .automatic)
         return BlockingIO.run(on: task.eventLoop) {
-            try writer.write(data)
+            try block.writer.write(block.bytes)
         }
     }
 
@@ -206,12 +237,21 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         stopTimer()
-        closeFile()
-        let (url, head, body, file) = state.withLockedValue { ($0.url, $0.head, $0.body, $0.temporaryFile) }
+        let (url, head, body) = state.withLockedValue { ($0.url, $0.head, $0.body) }
         guard let head else {
+            closeFile()
             throw TransferError.noResponseHead
         }
-        return Outcome(head: head, url: url ?? URL(fileURLWithPath: "/"), body: body, downloadedFile: file)
+        // The file stays open for its last bytes, which the completion writes off the event loop.
+        let download = state.withLockedValue { state -> DownloadedFile? in
+            defer {
+                state.fileHandle = nil
+                state.unwritten = ByteBuffer()
+            }
+            guard let file = state.temporaryFile, let handle = state.fileHandle else { return nil }
+            return DownloadedFile(url: file, last: FileBlock(writer: FileWriter(handle: handle), bytes: state.unwritten))
+        }
+        return Outcome(head: head, url: url ?? URL(fileURLWithPath: "/"), body: body, download: download)
     }
 
     private func closeFile() {
@@ -248,15 +288,42 @@ private struct TemporaryFile: @unchecked Sendable {
     }
 }
 
-/// Writes a download's chunks, one at a time.
+/// A downloaded file whose last block is still to be written.
+struct DownloadedFile: Sendable {
+    /// Where the file is.
+    let url: URL
+    fileprivate let last: FileBlock
+
+    /// Writes the last block and closes the file. Blocks: run it on the thread pool.
+    func complete() throws {
+        defer { last.writer.close() }
+        try last.writer.write(last.bytes)
+    }
+
+    /// Closes and removes the file.
+    func discard() {
+        last.writer.close()
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Bytes on their way to a download's file.
+private struct FileBlock: Sendable {
+    let writer: FileWriter
+    let bytes: ByteBuffer
+}
+
+/// Writes a download's blocks, one at a time.
 ///
 /// - Note: `@unchecked Sendable`: AsyncHTTPClient asks for the next body part only after the
-///   previous write's future completed, so the handle is never used by two threads at once.
+///   previous write's future completed, and the last block is written after the transfer
+///   ended, so the handle is never used by two threads at once.
 private struct FileWriter: @unchecked Sendable {
     let handle: FileHandle
 
-    func write(_ data: Data) throws {
-        try handle.write(contentsOf: data)
+    func write(_ bytes: ByteBuffer) throws {
+        guard bytes.readableBytes > 0 else { return }
+        try handle.write(contentsOf: Data(buffer: bytes, byteTransferStrategy: .noCopy))
     }
 
     func close() {

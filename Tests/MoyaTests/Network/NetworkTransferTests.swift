@@ -229,4 +229,34 @@ struct NetworkTransferTests {
             #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
+
+    @Test func aBodyThatKeepsTricklingTimesOutWithTheSessionsRequestTimeout() async throws {
+        try await TestServer.with({ router in
+            router.get("trickle") { _, _ -> Response in
+                Response(status: .ok, body: ResponseBody { writer in
+                    // A byte every 50 ms for a minute: never idle long enough for the read timeout.
+                    for _ in 0..<1200 {
+                        try await writer.write(ByteBuffer(string: "."))
+                        try await _Concurrency.Task.sleep(for: .milliseconds(50))
+                    }
+                    try await writer.finish(nil)
+                })
+            }
+        }) { server in
+            let session = Session(configuration: .init(readTimeout: .seconds(5), requestTimeout: .milliseconds(600)))
+            let provider = MoyaProvider<DynamicTarget>(session: session)
+            let started = ContinuousClock.now
+            do {
+                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/trickle"))
+                Issue.record("a body that never ends must hit the request timeout")
+            } catch {
+                guard case .underlying(let inner, nil) = error as? MoyaError else {
+                    Issue.record("expected .underlying, got \(error)")
+                    return
+                }
+                #expect((inner as NSError).code == NSURLErrorTimedOut)
+            }
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
 }
