@@ -64,6 +64,17 @@ struct RequestContextTests {
         #expect(ids.count == 2)
     }
 
+    @Test func newContextsNeverRepeatAnIdentifierFromAnyThread() async {
+        let ids = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 {
+                group.addTask { (0..<5_000).map { _ in RequestContext().requestID } }
+            }
+            return await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(ids.count == 20_000)
+        #expect(Set(ids).count == ids.count)
+    }
+
     @Test func outsideAProvidersHooksThereIsNoContext() {
         #expect(RequestContext.current == nil)
     }
