@@ -51,6 +51,15 @@ enum HeaderValidation {
         method.isEmpty || !method.utf8.allSatisfy(isTokenByte) ? InvalidMethod(method: method) : nil
     }
 
+    /// Whether two header names are the same, ignoring the case of ASCII letters only.
+    static func isSameName(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+
     /// Whether `byte` may appear in an RFC 9110 token (a header name, a method).
     static func isTokenByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

@@ -34,20 +34,23 @@ enum HTTPRequestConversion {
         }
         // Checked before `HTTPHeaders.add`, which traps on a name that is not ASCII. The
         // pipeline has checked the request's own headers already; the session's are checked
-        // only here.
+        // only here, all of them, including those the request overrides.
         var headers = HTTPHeaders()
-        let requestHeaders = request.allHTTPHeaderFields ?? [:]
-        for (name, value) in requestHeaders {
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
             if let problem = HeaderValidation.problem(name: name, value: value) {
                 throw problem
             }
             headers.add(name: name, value: value)
         }
-        for (name, value) in sessionHeaders where !headers.contains(name: name) {
+        for (name, value) in sessionHeaders {
             if let problem = HeaderValidation.problem(name: name, value: value) {
                 throw problem
             }
-            headers.add(name: name, value: value)
+            // Not `HTTPHeaders.contains(name:)`: it folds case by clearing bit 5 of every byte,
+            // so it also takes "^" for "~" and would drop a session header the request lacks.
+            if !headers.contains(where: { HeaderValidation.isSameName($0.name, name) }) {
+                headers.add(name: name, value: value)
+            }
         }
         return try HTTPClient.Request(
             url: url,

@@ -86,6 +86,29 @@ struct FuzzRegressionTests {
         #expect(converted.headers["Accept-Language"] == ["en;q=1.0, fr\t;q=0.5"])
     }
 
+    /// Found by fuzzing: NIO's case-insensitive match took the request's "!" for a session
+    /// header named "\u{01}", which was then skipped without being checked.
+    @Test func anIllegalSessionHeaderIsRefusedEvenWhenTheRequestSeemsToSetIt() throws {
+        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        request.setValue("x", forHTTPHeaderField: "!")
+        #expect(throws: HeaderValidation.InvalidHeader.self) {
+            try HTTPRequestConversion.makeRequest(request, sessionHeaders: ["\u{01}": ""], body: nil)
+        }
+    }
+
+    @Test func sessionHeaderNamesDifferingOnlyInBitFiveAreDistinct() throws {
+        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        request.setValue("request", forHTTPHeaderField: "X-Mark^")
+        let converted = try HTTPRequestConversion.makeRequest(
+            request,
+            sessionHeaders: ["X-Mark~": "session", "x-mark^": "overridden"],
+            body: nil
+        )
+        #expect(converted.headers.map(\.name).sorted() == ["X-Mark^", "X-Mark~"])
+        #expect(converted.headers.first { $0.name == "X-Mark~" }?.value == "session")
+        #expect(converted.headers.first { $0.name == "X-Mark^" }?.value == "request")
+    }
+
     // MARK: Multipart (FuzzMultipart)
 
     private func bodyText(_ parts: [MultipartFormData], boundary: String = "b") throws -> String {
