@@ -97,4 +97,21 @@ struct NetworkFaultTests {
             #expect(hits.count <= 4)
         }
     }
+
+    @Test func anIllegalSessionHeaderFailsTheRequestBeforeAnyConnection() async {
+        let session = Session(configuration: .init(defaultHeaders: ["X-Evil": "a\r\nInjected: yes"]))
+        let provider = MoyaProvider<DynamicTarget>(session: session)
+        do {
+            // Nothing listens there: had a connection been tried, the error would say so.
+            _ = try await provider.request(DynamicTarget(baseURL: TestServer.unreachableBaseURL, path: "/items"))
+            Issue.record("an illegal session header must fail the request")
+        } catch {
+            guard case .underlying(let inner, nil) = error else {
+                Issue.record("expected .underlying, got \(error)")
+                return
+            }
+            #expect("\(inner)".contains("X-Evil"))
+            #expect((inner as NSError).domain != NSURLErrorDomain)
+        }
+    }
 }
