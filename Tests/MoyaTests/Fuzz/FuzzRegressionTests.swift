@@ -8,6 +8,11 @@ import Testing
 struct FuzzRegressionTests {
     private let queue = DispatchQueue(label: "FuzzRegressionTests")
 
+    /// A GET of an ordinary https URL, for the conversion regressions to add headers to.
+    private func itemsRequest() -> URLRequest {
+        URLRequest(url: URL(string: "https://api.example.test/items")!)
+    }
+
     // MARK: Methods (FuzzRequestConversion)
 
     private struct MethodTarget: TargetType {
@@ -21,7 +26,7 @@ struct FuzzRegressionTests {
 
     @Test(arguments: ["PR\u{FFFD}OPFIND", "GET /admin HTTP/1.1\r\nHost: evil.test\r\n\r\nGET", "GET ", ""])
     func methodThatIsNotATokenIsRefusedBeforeAnythingIsSent(method: String) async throws {
-        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        var request = itemsRequest()
         request.httpMethod = method
         #expect(HeaderValidation.problem(in: request) is HeaderValidation.InvalidMethod)
         #expect(throws: HeaderValidation.InvalidMethod.self) {
@@ -44,7 +49,7 @@ struct FuzzRegressionTests {
 
     @Test(arguments: ["GET", "PROPFIND", "M-SEARCH"])
     func tokenMethodsStillConvert(method: String) throws {
-        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        var request = itemsRequest()
         request.httpMethod = method
         #expect(HeaderValidation.problem(in: request) == nil)
         let converted = try HTTPRequestConversion.makeRequest(request, sessionHeaders: [:], body: nil)
@@ -59,7 +64,7 @@ struct FuzzRegressionTests {
         ["X-Trace": "a\u{00}b"],
     ])
     func sessionHeaderWithIllegalBytesIsRefused(sessionHeaders: [String: String]) throws {
-        let request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        let request = itemsRequest()
         #expect(throws: HeaderValidation.InvalidHeader.self) {
             try HTTPRequestConversion.makeRequest(request, sessionHeaders: sessionHeaders, body: nil)
         }
@@ -67,7 +72,7 @@ struct FuzzRegressionTests {
 
     /// `HTTPHeaders.add` traps on a name that is not ASCII: the conversion must throw first.
     @Test func sessionHeaderWithNonASCIINameThrowsInsteadOfTrapping() throws {
-        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        var request = itemsRequest()
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         #expect(throws: HeaderValidation.InvalidHeader.self) {
             try HTTPRequestConversion.makeRequest(request, sessionHeaders: ["\u{FFFD}\u{FFFD}er-moya": "x"], body: nil)
@@ -75,7 +80,7 @@ struct FuzzRegressionTests {
     }
 
     @Test func legalSessionHeadersAreAddedUnlessTheRequestSetsThem() throws {
-        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        var request = itemsRequest()
         request.setValue("mine", forHTTPHeaderField: "user-agent")
         let converted = try HTTPRequestConversion.makeRequest(
             request,
@@ -89,7 +94,7 @@ struct FuzzRegressionTests {
     /// Found by fuzzing: NIO's case-insensitive match took the request's "!" for a session
     /// header named "\u{01}", which was then skipped without being checked.
     @Test func anIllegalSessionHeaderIsRefusedEvenWhenTheRequestSeemsToSetIt() throws {
-        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        var request = itemsRequest()
         request.setValue("x", forHTTPHeaderField: "!")
         #expect(throws: HeaderValidation.InvalidHeader.self) {
             try HTTPRequestConversion.makeRequest(request, sessionHeaders: ["\u{01}": ""], body: nil)
@@ -97,7 +102,7 @@ struct FuzzRegressionTests {
     }
 
     @Test func sessionHeaderNamesDifferingOnlyInBitFiveAreDistinct() throws {
-        var request = URLRequest(url: URL(string: "https://api.example.test/items")!)
+        var request = itemsRequest()
         request.setValue("request", forHTTPHeaderField: "X-Mark^")
         let converted = try HTTPRequestConversion.makeRequest(
             request,

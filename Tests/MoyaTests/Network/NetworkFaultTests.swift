@@ -84,16 +84,10 @@ struct NetworkFaultTests {
         }) { server in
             let session = Session(configuration: .init(redirectConfiguration: .follow(max: 3, allowCycles: true)))
             let provider = MoyaProvider<DynamicTarget>(session: session)
-            do {
-                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/loop"))
-                Issue.record("a redirect loop must fail")
-            } catch {
-                guard case .underlying(let inner, nil) = error as? MoyaError else {
-                    Issue.record("expected .underlying, got \(error)")
-                    return
-                }
-                #expect((inner as NSError).code == NSURLErrorHTTPTooManyRedirects)
+            let error = await expectUnderlyingFailure("a redirect loop must fail") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/loop"))
             }
+            #expect(error?.code == NSURLErrorHTTPTooManyRedirects)
             #expect(hits.count <= 4)
         }
     }

@@ -189,16 +189,10 @@ struct NetworkTransferTests {
                 }
             })
             let started = ContinuousClock.now
-            do {
-                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall"))
-                Issue.record("a stalled server must time out")
-            } catch {
-                guard case .underlying(let inner, nil) = error as? MoyaError else {
-                    Issue.record("expected .underlying, got \(error)")
-                    return
-                }
-                #expect((inner as NSError).code == NSURLErrorTimedOut)
+            let error = await expectUnderlyingFailure("a stalled server must time out") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall"))
             }
+            #expect(error?.code == NSURLErrorTimedOut)
             #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
@@ -216,16 +210,10 @@ struct NetworkTransferTests {
             let session = Session(configuration: .init(readTimeout: .milliseconds(500)))
             let provider = MoyaProvider<DynamicTarget>(session: session)
             let started = ContinuousClock.now
-            do {
-                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall-body"))
-                Issue.record("a stalled body must time out")
-            } catch {
-                guard case .underlying(let inner, nil) = error as? MoyaError else {
-                    Issue.record("expected .underlying, got \(error)")
-                    return
-                }
-                #expect((inner as NSError).code == NSURLErrorTimedOut)
+            let error = await expectUnderlyingFailure("a stalled body must time out") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall-body"))
             }
+            #expect(error?.code == NSURLErrorTimedOut)
             #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
@@ -246,16 +234,10 @@ struct NetworkTransferTests {
             let session = Session(configuration: .init(readTimeout: .seconds(5), requestTimeout: .milliseconds(600)))
             let provider = MoyaProvider<DynamicTarget>(session: session)
             let started = ContinuousClock.now
-            do {
-                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/trickle"))
-                Issue.record("a body that never ends must hit the request timeout")
-            } catch {
-                guard case .underlying(let inner, nil) = error as? MoyaError else {
-                    Issue.record("expected .underlying, got \(error)")
-                    return
-                }
-                #expect((inner as NSError).code == NSURLErrorTimedOut)
+            let error = await expectUnderlyingFailure("a body that never ends must hit the request timeout") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/trickle"))
             }
+            #expect(error?.code == NSURLErrorTimedOut)
             #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
