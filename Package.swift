@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 /// Platforms without Apple's Combine, where `CombineMoya` uses OpenCombine.
@@ -146,6 +146,19 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Moya 15 app code and unit tests, unchanged, which must build without a single
+        // diagnostic in both language modes: one folder, compiled twice (the Swift 5 target
+        // reaches it through a symbolic link).
+        .testTarget(
+            name: "Moya15AppCode",
+            dependencies: ["Moya"],
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
+        ),
+        .testTarget(
+            name: "Moya15AppCodeSwift5",
+            dependencies: ["Moya"],
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
         ),
         // Code as a Moya user writes it under Swift 6, which must build without a single warning.
         .testTarget(

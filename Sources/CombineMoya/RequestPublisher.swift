@@ -17,7 +17,7 @@ struct RequestPublisher<Output: Sendable>: Publisher {
     let isFinal: @Sendable (Output) -> Bool
 
     /// Sends the request, reporting to the sink, and returns the means to cancel it.
-    let start: @Sendable (RequestEventSink<Output>) -> Moya.Cancellable
+    let start: (RequestEventSink<Output>) -> Moya.Cancellable
 
     func receive<Downstream: Subscriber>(subscriber: Downstream)
     where Downstream.Input == Output, Downstream.Failure == MoyaError {

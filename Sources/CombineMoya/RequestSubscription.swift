@@ -51,7 +51,7 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
     /// The subscriber, until it is sent its completion or cancels.
     private var downstream: Downstream?
     /// Sends the request; taken by the first demand (or dropped by a cancellation).
-    private var start: (@Sendable (RequestEventSink<Output>) -> Moya.Cancellable)?
+    private var start: ((RequestEventSink<Output>) -> Moya.Cancellable)?
     /// The running request, once started and until it ends.
     private var request: Moya.Cancellable?
     private var demand: Subscribers.Demand = .none
@@ -71,7 +71,7 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
     init(
         downstream: Downstream,
         isFinal: @escaping @Sendable (Output) -> Bool,
-        start: @escaping @Sendable (RequestEventSink<Output>) -> Moya.Cancellable
+        start: @escaping (RequestEventSink<Output>) -> Moya.Cancellable
     ) {
         self.downstream = downstream
         self.isFinal = isFinal
@@ -96,7 +96,7 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
-        let (start, mayDeliver) = lock.withLock { () -> ((@Sendable (RequestEventSink<Output>) -> Moya.Cancellable)?, Bool) in
+        let (start, mayDeliver) = lock.withLock { () -> (((RequestEventSink<Output>) -> Moya.Cancellable)?, Bool) in
             guard downstream != nil else { return (nil, false) }
             self.demand += demand
             let start = self.start
@@ -127,7 +127,7 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
 
     // MARK: Request events
 
-    private func begin(_ start: @Sendable (RequestEventSink<Output>) -> Moya.Cancellable) {
+    private func begin(_ start: (RequestEventSink<Output>) -> Moya.Cancellable) {
         guard !lock.withLock({ cancelled }) else { return }
         // The closures see the subscription through a protocol that does not name the
         // subscriber's type, which need not be `Sendable`.

@@ -2,7 +2,9 @@ import Foundation
 import Moya
 
 /// A public target, as a library that exposes its API description would declare it.
-public enum PublicAPI: TargetType, Equatable {
+/// Declared `Sendable` by its author: Moya does not require it, but Swift 6 code that shares
+/// targets between tasks does.
+public enum PublicAPI: TargetType, Equatable, Sendable {
     case zen
     case user(name: String)
 

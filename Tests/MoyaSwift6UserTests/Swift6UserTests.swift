@@ -14,7 +14,6 @@ struct Swift6UserTests {
         _ = requireSendable(MoyaProvider<InternalAPI>())
         _ = requireSendable(MoyaError.requestMapping("x"))
         _ = requireSendable(ProgressResponse())
-        _ = requireSendable(MultiTarget(PublicAPI.zen))
     }
 
     @MainActor

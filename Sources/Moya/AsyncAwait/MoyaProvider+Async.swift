@@ -8,7 +8,12 @@ extension MoyaProvider {
     /// hopping to a callback queue. Cancelling the Swift task cancels the request, which then
     /// throws Moya's cancelled error.
     ///
+    /// Runs on the caller's actor (`nonisolated(nonsending)`): a target need not be `Sendable`,
+    /// and a main-actor caller may pass one it keeps in a property. Only the waiting happens
+    /// there; the request itself never blocks the caller's actor.
+    ///
     /// - Throws: `MoyaError`.
+    nonisolated(nonsending)
     public func request(_ target: Target) async throws(MoyaError) -> Response {
         let box = CancellableBox()
         let result: Result<Response, MoyaError> = await withTaskCancellationHandler {
@@ -27,9 +32,9 @@ extension MoyaProvider {
 
 /// Hands a request's `Cancellable` to a task cancellation handler that may run before it exists.
 final class CancellableBox: Sendable {
-    private let state = NIOLockedValueBox<(token: Cancellable?, cancelled: Bool)>((nil, false))
+    private let state = NIOLockedValueBox<(token: RequestToken?, cancelled: Bool)>((nil, false))
 
-    func set(_ token: Cancellable) {
+    func set(_ token: RequestToken) {
         let cancelNow = state.withLockedValue { state in
             state.token = token
             return state.cancelled

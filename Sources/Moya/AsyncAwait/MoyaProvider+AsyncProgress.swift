@@ -46,6 +46,10 @@ extension MoyaProvider {
     ///
     /// - Throws: `MoyaError`: the request's error, or `.jsonMapping`/`.objectMapping` when the
     ///   body does not decode.
+    ///
+    /// Runs on the caller's actor, as `request(_:)` does, so that `D` need not be `Sendable`; the
+    /// body is decoded there.
+    nonisolated(nonsending)
     public func request<D: Decodable>(
         _ target: Target,
         as type: D.Type,

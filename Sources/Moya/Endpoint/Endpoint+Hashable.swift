@@ -2,8 +2,9 @@ import Foundation
 
 /// Two endpoints are equal when they build the same `URLRequest` and, for uploads, send the
 /// same file or parts. This is what in-flight tracking uses to decide that two calls can share
-/// one request. Download destinations are closures and cannot be compared: two downloads of
-/// the same request are considered equal, as in Moya.
+/// one request. JSON bodies are compared by content, whatever the order of their keys (see
+/// `BodyIdentity`). Download destinations are closures and cannot be compared: two downloads
+/// of the same request are considered equal, as in Moya.
 extension Endpoint: Equatable, Hashable {
     /// Hashes the request the endpoint builds (or its URL when it cannot build one).
     public func hash(into hasher: inout Hasher) {
@@ -11,7 +12,7 @@ extension Endpoint: Equatable, Hashable {
             hasher.combine(request.url)
             hasher.combine(request.httpMethod)
             hasher.combine(request.allHTTPHeaderFields)
-            hasher.combine(request.httpBody)
+            hasher.combine(BodyIdentity.canonical(request.httpBody))
         } else {
             hasher.combine(url)
         }
@@ -38,7 +39,13 @@ extension Endpoint: Equatable, Hashable {
         lhs.url == rhs.url
             && lhs.httpMethod == rhs.httpMethod
             && lhs.allHTTPHeaderFields == rhs.allHTTPHeaderFields
-            && lhs.httpBody == rhs.httpBody
+            && sameBody(lhs.httpBody, rhs.httpBody)
+    }
+
+    /// Equal bytes are the same body without parsing anything; otherwise two JSON bodies may
+    /// still differ only in the order of their keys.
+    private static func sameBody(_ lhs: Data?, _ rhs: Data?) -> Bool {
+        lhs == rhs || BodyIdentity.canonical(lhs) == BodyIdentity.canonical(rhs)
     }
 
     private func hasSameUploadContent(as other: Endpoint) -> Bool {

@@ -3,11 +3,15 @@ import Foundation
 extension Endpoint {
     /// Returns the `Endpoint` converted to a `URLRequest`.
     ///
+    /// A multipart task gives a request without a body, whatever the method, as in Moya: the
+    /// parts are encoded when the request is sent, and sending is what refuses a method that
+    /// cannot carry them (see `checkMultipartCanBeSent(_:method:)`).
+    ///
     /// - Throws: `MoyaError.requestMapping` when `url` is not a valid URL,
     ///   `MoyaError.parameterEncoding` when parameters cannot be encoded, and
     ///   `MoyaError.encodableMapping` when an `Encodable` body cannot be encoded.
     public func urlRequest() throws -> URLRequest {
-        guard let requestURL = URL(string: url) else {
+        guard let requestURL = Self.strictURL(url) else {
             throw MoyaError.requestMapping(url)
         }
 
@@ -20,10 +24,7 @@ extension Endpoint {
         request.allHTTPHeaderFields = httpHeaderFields
 
         switch task {
-        case .requestPlain, .uploadFile, .downloadDestination:
-            return request
-        case .uploadMultipart(let parts):
-            try Self.checkMultipart(parts, method: method)
+        case .requestPlain, .uploadFile, .uploadMultipart, .downloadDestination:
             return request
         case .requestData(let data):
             request.httpBody = data
@@ -34,8 +35,7 @@ extension Endpoint {
             return try request.encoded(encodable: encodable, encoder: encoder)
         case let .requestParameters(parameters, parameterEncoding):
             return try request.encoded(parameters: parameters, parameterEncoding: parameterEncoding)
-        case let .uploadCompositeMultipart(parts, urlParameters):
-            try Self.checkMultipart(parts, method: method)
+        case let .uploadCompositeMultipart(_, urlParameters):
             return try request.encoded(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
         case let .downloadParameters(parameters, parameterEncoding, _):
             return try request.encoded(parameters: parameters, parameterEncoding: parameterEncoding)
@@ -51,12 +51,15 @@ extension Endpoint {
         }
     }
 
-    private static func checkMultipart(_ parts: [MultipartFormData], method: Moya.Method) throws {
-        guard !parts.isEmpty, method.supportsMultipart else {
-            throw MoyaError.parameterEncoding(
-                ParameterEncodingError.multipartNotSupported(method: method.rawValue, partCount: parts.count)
-            )
+    /// Parses `string` as it is, as Moya did with Foundation's older `URL(string:)`: a string
+    /// with characters a URL cannot hold ("some invalid URL") is not a URL. Newer Foundations
+    /// (macOS 14, and on Linux) percent-encode such characters unless told not to, which would
+    /// turn a typo into a request to a path nobody meant.
+    static func strictURL(_ string: String) -> URL? {
+        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+            return URL(string: string, encodingInvalidCharacters: false)
         }
+        return URL(string: string)
     }
 }
 

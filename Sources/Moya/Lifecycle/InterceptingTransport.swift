@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 struct InterceptingTransport: Transport {
     let base: Transport
     let interceptor: RequestInterceptor
-    let target: TargetType
+    let target: UserValue<TargetType>
 
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
         let handle = RetryingHandle()
@@ -30,10 +30,25 @@ struct InterceptingTransport: Transport {
         while true {
             attempt += 1
             var current = exchange
-            do {
-                current.request = try await interceptor.adapt(exchange.request, for: target)
-            } catch {
+            // Each wait on the interceptor ends at once when the request is cancelled, even if
+            // the interceptor's own work (a token refresh, say) goes on for other requests.
+            let interceptor = self.interceptor
+            let target = self.target
+            let request = exchange.request
+            let adapted = await CancellableWait.value { () -> Result<URLRequest, Error> in
+                do {
+                    return .success(try await interceptor.adapt(request, for: target.value))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch adapted {
+            case nil:
+                return nil
+            case .failure(let error):
                 return .failure(MoyaError.wrapping(error))
+            case .success(let request):
+                current.request = request
             }
             if let problem = HeaderValidation.problem(in: current.request) {
                 return .failure(.underlying(problem, nil))
@@ -42,7 +57,14 @@ struct InterceptingTransport: Transport {
                 return nil
             }
 
-            switch await interceptor.retry(current.request, for: target, attempt: attempt, dueTo: result) {
+            let sent = current.request
+            let attemptNumber = attempt
+            let decision = await CancellableWait.value {
+                await interceptor.retry(sent, for: target.value, attempt: attemptNumber, dueTo: result)
+            }
+            switch decision {
+            case nil:
+                return nil
             case .doNotRetry:
                 return result
             case .doNotRetryWithError(let error):

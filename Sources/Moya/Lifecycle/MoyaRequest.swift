@@ -29,11 +29,13 @@ final class MoyaRequest: RequestType, Sendable {
         return self
     }
 
+    /// The request as Alamofire 5's `cURLDescription()` renders it, secrets included: it is
+    /// meant to replay the request. `NetworkLoggerPlugin` renders the same command redacted.
     func cURLDescription(calling handler: @escaping (String) -> Void) -> Self {
         if let request {
             handler(CURLCommand(request: request, sessionHeaders: sessionHeaders).render())
         } else {
-            handler("$ curl command could not be created")
+            handler(CURLCommand.unavailable)
         }
         return self
     }

@@ -13,7 +13,10 @@ extension RequestLifecycle {
             case finished
         }
 
-        struct Subscriber {
+        /// - Note: `@unchecked Sendable` because the completion and progress block are the
+        ///   caller's, which Moya does not require to be `Sendable`; each runs only on the
+        ///   subscriber's callback target (see `UserValue`).
+        struct Subscriber: @unchecked Sendable {
             let id: Int
             let callback: CallbackTarget
             let progress: ProgressBlock?

@@ -7,7 +7,12 @@ import NIOConcurrencyHelpers
 /// The rules live in `StateMachine`; this type performs the actions it decides on, outside the
 /// lock: plugins, transport, callbacks.
 final class RequestLifecycle: Sendable {
-    struct Context: Sendable {
+    /// What the provider hands the lifecycle for one request.
+    ///
+    /// - Note: `@unchecked Sendable` because it holds the user's target, plugins and request
+    ///   closure, which Moya does not require to be `Sendable`; `UserValue` says why the
+    ///   pipeline may carry them between threads.
+    struct Context: @unchecked Sendable {
         let target: TargetType
         let endpoint: Endpoint
         let stubBehavior: StubBehavior
@@ -15,7 +20,7 @@ final class RequestLifecycle: Sendable {
         /// Whether a plugin is an `AsyncPluginType`, so that `prepare` must run in a task.
         let hasAsyncPlugins: Bool
         let session: Session
-        let requestClosure: @Sendable (Endpoint, @escaping @Sendable (Result<URLRequest, MoyaError>) -> Void) -> Void
+        let requestClosure: (Endpoint, @escaping @Sendable (Result<URLRequest, MoyaError>) -> Void) -> Void
         /// Adapts and retries each attempt: the session's, the provider's and the target's, combined.
         let interceptor: RequestInterceptor?
         /// Called once when the request is over, before any delivery.
@@ -145,7 +150,7 @@ final class RequestLifecycle: Sendable {
             ? context.session
             : StubTransport(behavior: context.stubBehavior)
         if let interceptor = context.interceptor {
-            transport = InterceptingTransport(base: transport, interceptor: interceptor, target: target)
+            transport = InterceptingTransport(base: transport, interceptor: interceptor, target: UserValue(target))
         }
         let exchange = Exchange(request: prepared, endpoint: context.endpoint, requestType: requestType)
         let validation = target.validationType
@@ -169,8 +174,9 @@ final class RequestLifecycle: Sendable {
         let listeners = machine.withLockedValue { $0.progress(progress) }
         for listener in listeners {
             guard let block = listener.progress else { continue }
+            let handedOver = UserValue(block)
             listener.callback.execute {
-                block(ProgressResponse(progress: progress))
+                handedOver.value(ProgressResponse(progress: progress))
             }
         }
     }

@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 
 /// The `Cancellable` a caller gets back: cancelling it cancels this caller's part of the request.
-final class RequestToken: Cancellable {
+final class RequestToken: Cancellable, Sendable {
     private let lifecycle: RequestLifecycle?
     private let subscriber: Int
     private let cancelled = NIOLockedValueBox(false)

@@ -36,7 +36,7 @@ public enum AuthorizationType: Equatable, Hashable, Sendable {
 /// ```
 public struct AccessTokenPlugin: PluginType {
     /// A closure returning the access token for a target.
-    public typealias TokenClosure = @Sendable (TargetType) -> String
+    public typealias TokenClosure = (TargetType) -> String
 
     /// A closure returning the access token to be applied in the header.
     public let tokenClosure: TokenClosure
@@ -52,7 +52,7 @@ public struct AccessTokenPlugin: PluginType {
 
     /// Initialize a new `AccessTokenPlugin` whose token does not depend on the target, as in
     /// older Moya versions: `AccessTokenPlugin { token }`.
-    public init(tokenClosure: @escaping @Sendable () -> String) {
+    public init(tokenClosure: @escaping () -> String) {
         self.tokenClosure = { _ in tokenClosure() }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// sent once without it and, when challenged, once more with it.
 public final class CredentialsPlugin: PluginType {
     /// A closure returning the credential for a target, or `nil` for none.
-    public typealias CredentialClosure = @Sendable (TargetType) -> URLCredential?
+    public typealias CredentialClosure = (TargetType) -> URLCredential?
 
     let credentialsClosure: CredentialClosure
 

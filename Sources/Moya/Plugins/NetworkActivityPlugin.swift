@@ -11,7 +11,7 @@ public enum NetworkActivityChangeType: Sendable {
 /// Notify a request's network activity changes (request begins or ends).
 public final class NetworkActivityPlugin: PluginType {
     /// A closure told of each change and the target it concerns.
-    public typealias NetworkActivityClosure = @Sendable (_ change: NetworkActivityChangeType, _ target: TargetType) -> Void
+    public typealias NetworkActivityClosure = (_ change: NetworkActivityChangeType, _ target: TargetType) -> Void
 
     let networkActivityClosure: NetworkActivityClosure
 

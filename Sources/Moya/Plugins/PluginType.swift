@@ -9,7 +9,13 @@ import Foundation
 ///
 /// The provider calls, in order: `prepare`, `willSend`, then once the result is known
 /// `didReceive` and `process`. Every requirement has a default that does nothing.
-public protocol PluginType: Sendable {
+///
+/// As in Moya, a plugin need not be `Sendable`: `prepare` and `willSend` run on the thread that
+/// makes the request, `didReceive` and `process` on the callback queue (the main queue unless
+/// one is named). A plugin whose mutable state is touched from several threads (a provider used
+/// from several queues or tasks, or a callback queue that is concurrent) guards that state
+/// itself, as it would with Moya.
+public protocol PluginType {
     /// Called to modify a request before sending.
     func prepare(_ request: URLRequest, target: TargetType) -> URLRequest
 

@@ -7,13 +7,27 @@ enum CallbackTarget: Sendable {
     /// On whichever thread produced the result: the async API, whose continuation does its
     /// own scheduling, so a hop here would only cost a context switch.
     case inline
+    /// No queue was named, on the call or the provider: Moya's default. An immediate stub then
+    /// answers synchronously, inside `request`, as Moya 15 does (users' unit tests read the
+    /// result on the next line); everything else goes to the main queue.
+    case unnamed
+
+    /// What `unnamed` means for a request with this stub behaviour; other targets are kept.
+    func resolved(for stubBehavior: StubBehavior) -> CallbackTarget {
+        guard case .unnamed = self else { return self }
+        return stubBehavior == .immediate ? .inline : .queue(.main)
+    }
 
     func execute(_ work: @escaping @Sendable () -> Void) {
         switch self {
+        case .queue(let queue) where queue === DispatchQueue.main:
+            MainQueueWatchdog.main.execute(work)
         case .queue(let queue):
             queue.async(execute: work)
         case .inline:
             work()
+        case .unnamed:
+            MainQueueWatchdog.main.execute(work)
         }
     }
 
@@ -21,7 +35,7 @@ enum CallbackTarget: Sendable {
         switch (self, other) {
         case let (.queue(lhs), .queue(rhs)):
             return lhs === rhs
-        case (.inline, .inline):
+        case (.inline, .inline), (.unnamed, .unnamed):
             return true
         default:
             return false

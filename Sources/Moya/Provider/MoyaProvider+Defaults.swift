@@ -45,7 +45,7 @@ extension MoyaProvider {
     }
 
     /// Return a response after a delay.
-    public final class func delayedStub(_ seconds: TimeInterval) -> @Sendable (Target) -> Moya.StubBehavior {
-        { _ in .delayed(seconds: seconds) }
+    public final class func delayedStub(_ seconds: TimeInterval) -> (Target) -> Moya.StubBehavior {
+        { (_: Target) in .delayed(seconds: seconds) }
     }
 }

@@ -8,13 +8,14 @@ extension MoyaProvider {
         callback: CallbackTarget,
         progress: ProgressBlock?,
         completion: @escaping Completion
-    ) -> Cancellable {
+    ) -> RequestToken {
         let endpoint = self.endpoint(target)
         let stubBehavior = stubClosure(target)
+        let callback = callback.resolved(for: stubBehavior)
         let table = inflightTable
         let active = activeRequests
 
-        let makeLifecycle = { (onFinish: (@Sendable (RequestLifecycle) -> Void)?) in
+        let makeLifecycle = { () -> RequestLifecycle in
             let lifecycle = RequestLifecycle(context: .init(
                 target: target,
                 endpoint: endpoint,
@@ -25,7 +26,6 @@ extension MoyaProvider {
                 requestClosure: self.requestClosure,
                 interceptor: self.interceptor(for: target),
                 onFinish: { lifecycle in
-                    onFinish?(lifecycle)
                     active.remove(lifecycle)
                 }
             ))
@@ -34,12 +34,14 @@ extension MoyaProvider {
         }
 
         if trackInflights {
+            // The table, not the lifecycle's end, removes the entry: after the completions ran.
             let joined = table.join(endpoint, callback: callback, progress: progress, completion: completion) {
-                makeLifecycle { table.remove($0) }
+                makeLifecycle()
             }
             guard let joined else {
                 // A brand-new lifecycle always accepts its first caller; this cannot happen.
-                callback.execute { completion(.failure(.cancelled)) }
+                let handedOver = UserValue(completion)
+                callback.execute { handedOver.value(.failure(.cancelled)) }
                 return RequestToken(lifecycle: nil, subscriber: 0)
             }
             if joined.isNew {
@@ -48,7 +50,7 @@ extension MoyaProvider {
             return RequestToken(lifecycle: joined.lifecycle, subscriber: joined.subscriber)
         }
 
-        let lifecycle = makeLifecycle(nil)
+        let lifecycle = makeLifecycle()
         let subscriber = lifecycle.addSubscriber(callback: callback, progress: progress, completion: completion) ?? 0
         let token = RequestToken(lifecycle: lifecycle, subscriber: subscriber)
         lifecycle.start()

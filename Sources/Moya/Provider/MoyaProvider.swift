@@ -5,26 +5,33 @@ import Foundation
 /// A provider is safe to share across threads and tasks. Completions, progress and the
 /// plugins' `didReceive`/`process` run on the callback queue: the one passed to `request`,
 /// else the provider's, else the **main queue**. A server or command-line program that does not
-/// run the main queue (an `async` `main` does) must pass a queue.
+/// run the main queue must pass a queue (see the Threading and Concurrency article).
 ///
-/// Every completion is called exactly once and never before `request` returns, stubs included.
+/// Every completion is called exactly once. As in Moya 15, when no callback queue is named (on
+/// the call or the provider), an immediate stub answers synchronously: plugins, progress and the
+/// completion all run inside `request`, so a unit test can read the result on the next line.
 ///
 /// - Note: `@unchecked Sendable` because the class is `open`, which rules out a checked
-///   conformance. Its own stored properties are immutable and `Sendable`, and its only mutable
-///   state (the in-flight table) is behind a lock. Subclasses must keep that promise.
+///   conformance. Its stored properties are immutable; the closures and plugins among them are
+///   the user's, which Moya does not require to be `Sendable` (see `UserValue` for how the
+///   pipeline carries them), and its only mutable state (the in-flight table) is behind a lock.
+///   Subclasses must keep that promise.
 open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendable {
     /// Closure that defines the endpoints for the provider.
-    public typealias EndpointClosure = @Sendable (Target) -> Endpoint
+    public typealias EndpointClosure = (Target) -> Endpoint
 
     /// Closure that decides if and what request should be performed.
+    ///
+    /// `@Sendable`, unlike the other closures: the provider makes it, and a `requestClosure` may
+    /// call it later from any thread; that costs code written for Moya nothing.
     public typealias RequestResultClosure = @Sendable (Result<URLRequest, MoyaError>) -> Void
 
     /// Closure that resolves an `Endpoint` into a `RequestResult`. It may call its second
     /// argument later, from any thread (to sign a request, for example).
-    public typealias RequestClosure = @Sendable (Endpoint, @escaping RequestResultClosure) -> Void
+    public typealias RequestClosure = (Endpoint, @escaping RequestResultClosure) -> Void
 
     /// Closure that decides if/how a request should be stubbed.
-    public typealias StubClosure = @Sendable (Target) -> Moya.StubBehavior
+    public typealias StubClosure = (Target) -> Moya.StubBehavior
 
     /// A closure responsible for mapping a `TargetType` to an `EndPoint`.
     public let endpointClosure: EndpointClosure
@@ -72,9 +79,11 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
     /// `interceptor` is not Moya's: it adapts every attempt and decides on retries (see
     /// `RetryPolicy` and `AuthenticationInterceptor`), for network requests and stubs alike.
     public init(
-        endpointClosure: @escaping EndpointClosure = MoyaProvider.defaultEndpointMapping,
-        requestClosure: @escaping RequestClosure = MoyaProvider.defaultRequestMapping,
-        stubClosure: @escaping StubClosure = MoyaProvider.neverStub,
+        // Closures rather than method references: a method reference would capture the generic
+        // metatype, which Swift 6.2 warns about since `Target` need not be `Sendable`.
+        endpointClosure: @escaping EndpointClosure = { MoyaProvider.defaultEndpointMapping(for: $0) },
+        requestClosure: @escaping RequestClosure = { MoyaProvider.defaultRequestMapping(for: $0, closure: $1) },
+        stubClosure: @escaping StubClosure = { MoyaProvider.neverStub($0) },
         callbackQueue: DispatchQueue? = nil,
         session: Session = MoyaProvider<Target>.defaultAlamofireSession(),
         plugins: [PluginType] = [],
@@ -114,7 +123,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         progress: ProgressBlock? = .none,
         completion: @escaping Completion
     ) -> Cancellable {
-        let queue = callbackQueue ?? self.callbackQueue ?? .main
-        return perform(target, callback: .queue(queue), progress: progress, completion: completion)
+        let callback = (callbackQueue ?? self.callbackQueue).map(CallbackTarget.queue) ?? .unnamed
+        return perform(target, callback: callback, progress: progress, completion: completion)
     }
 }

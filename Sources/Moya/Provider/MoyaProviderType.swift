@@ -1,10 +1,10 @@
 import Foundation
 
 /// Closure to be executed when a request has completed.
-public typealias Completion = @Sendable (_ result: Result<Moya.Response, MoyaError>) -> Void
+public typealias Completion = (_ result: Result<Moya.Response, MoyaError>) -> Void
 
 /// Closure to be executed when progress changes.
-public typealias ProgressBlock = @Sendable (_ progress: ProgressResponse) -> Void
+public typealias ProgressBlock = (_ progress: ProgressResponse) -> Void
 
 /// A type that can make requests for targets; `MoyaProvider` is the one Moya ships.
 public protocol MoyaProviderType: AnyObject {

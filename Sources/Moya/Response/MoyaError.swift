@@ -87,7 +87,8 @@ extension MoyaError {
 }
 
 extension MoyaError: LocalizedError {
-    /// A short explanation of what failed.
+    /// A short explanation of what failed, with the underlying error's own explanation (for a
+    /// `DecodingError`: where in the data, and what was wrong there).
     public var errorDescription: String? {
         switch self {
         case .imageMapping:
@@ -96,22 +97,134 @@ extension MoyaError: LocalizedError {
             return "The response data is not valid JSON."
         case .stringMapping:
             return "The response data could not be turned into a string."
-        case .objectMapping:
-            return "The response data could not be decoded into the requested type."
-        case .encodableMapping:
-            return "The Encodable body could not be encoded."
+        case .objectMapping(let error, _):
+            return "The response data could not be decoded into the requested type: \(Self.describe(error))"
+        case .encodableMapping(let error):
+            return "The Encodable body could not be encoded: \(Self.describe(error))"
         case .statusCode(let response):
             return "The status code \(response.statusCode) is not among the accepted ones."
         case .underlying(let error, _):
-            if let moyaError = error as? MoyaError {
-                return moyaError.errorDescription
-            }
-            return error.localizedDescription
+            return Self.describe(error)
         case .requestMapping(let url):
             return "The endpoint could not be turned into a URLRequest (URL: \(url))."
         case .parameterEncoding(let error):
-            return "The parameters could not be encoded: \(error)"
+            return "The parameters could not be encoded: \(Self.describe(error))"
         }
+    }
+}
+
+extension MoyaError: CustomStringConvertible {
+    /// The case and its explanation, which is what `print(error)` shows: the default would
+    /// show an `NSError` without a description as `"(null)"`.
+    public var description: String {
+        "MoyaError.\(caseName): \(errorDescription ?? caseName)"
+    }
+
+    private var caseName: String {
+        switch self {
+        case .imageMapping: return "imageMapping"
+        case .jsonMapping: return "jsonMapping"
+        case .stringMapping: return "stringMapping"
+        case .objectMapping: return "objectMapping"
+        case .encodableMapping: return "encodableMapping"
+        case .statusCode: return "statusCode"
+        case .underlying: return "underlying"
+        case .requestMapping: return "requestMapping"
+        case .parameterEncoding: return "parameterEncoding"
+        }
+    }
+}
+
+extension MoyaError {
+    /// The most useful text an error offers. `localizedDescription` alone is not it: for a
+    /// `DecodingError` it is "The data isn't in the correct format", without the coding path,
+    /// and for a plain Swift error it names only the type. An `NSError` without a description
+    /// is given Foundation's generic one rather than its `"(null)"`.
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case let error as MoyaError:
+            return error.errorDescription ?? error.caseName
+        case let error as DecodingError:
+            return describe(error)
+        case let error as EncodingError:
+            return describe(error)
+        default:
+            break
+        }
+        if let localized = error as? LocalizedError, let description = localized.errorDescription {
+            return description
+        }
+        let nsError = error as NSError
+        if let description = nsError.userInfo[NSLocalizedDescriptionKey] as? String {
+            return description
+        }
+        guard type(of: error) is NSError.Type || error is CustomNSError else {
+            // A Swift error's own text shows its case and values: `timeout(seconds: 3)`.
+            return String(describing: error)
+        }
+        if let path = nsError.userInfo[NSFilePathErrorKey] as? String {
+            return "\(nsError.localizedDescription) (\(path))"
+        }
+        return nsError.localizedDescription
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case let .typeMismatch(type, context):
+            return "type mismatch for \(type) at \(path(context)): \(details(context))"
+        case let .valueNotFound(type, context):
+            return "no value for \(type) at \(path(context)): \(details(context))"
+        case let .keyNotFound(key, context):
+            return "no value for the key \"\(key.stringValue)\" at \(path(context)): \(details(context))"
+        case let .dataCorrupted(context):
+            return "corrupted data at \(path(context)): \(details(context))"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+
+    private static func describe(_ error: EncodingError) -> String {
+        switch error {
+        case let .invalidValue(value, context):
+            return "invalid value \(value) at \(path(context)): \(details(context))"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+
+    /// `user.addresses[1].city`, the way the path is written in the data's own terms.
+    private static func path(_ context: DecodingError.Context) -> String {
+        path(context.codingPath)
+    }
+
+    private static func path(_ context: EncodingError.Context) -> String {
+        path(context.codingPath)
+    }
+
+    private static func path(_ codingPath: [CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "the top level" }
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return text
+    }
+
+    private static func details(_ context: DecodingError.Context) -> String {
+        details(context.debugDescription, context.underlyingError)
+    }
+
+    private static func details(_ context: EncodingError.Context) -> String {
+        details(context.debugDescription, context.underlyingError)
+    }
+
+    private static func details(_ debugDescription: String, _ underlying: Error?) -> String {
+        guard let underlying else { return debugDescription }
+        return "\(debugDescription) (\(describe(underlying)))"
     }
 }
 

@@ -13,15 +13,6 @@ enum BlockingIO {
     static func run<T: Sendable>(on eventLoop: EventLoop, _ work: @escaping @Sendable () throws -> T) -> EventLoopFuture<T> {
         NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop, work)
     }
-
-    /// The size of a readable regular file, or the error that makes it unusable for an upload.
-    static func uploadableFileSize(_ url: URL) throws -> UInt64 {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        return (attributes[.size] as? NSNumber)?.uint64Value ?? 0
-    }
 }
 
 /// A file handle or stream used by one body at a time.

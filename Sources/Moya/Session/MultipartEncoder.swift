@@ -41,7 +41,7 @@ struct MultipartEncoder {
             case .data(let data):
                 content = .bytes(data)
             case .file(let url):
-                content = .file(url, length: try BlockingIO.uploadableFileSize(url))
+                content = .file(url, length: try UploadableFile.size(of: url))
                 if fileName == nil { fileName = url.lastPathComponent }
             case let .stream(stream, length):
                 content = .stream(SequentialReader(source: .stream(stream)), length: length)

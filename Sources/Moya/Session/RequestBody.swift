@@ -58,7 +58,7 @@ struct RequestBody: Sendable {
     }
 
     private static func writeFile(_ url: URL, length: UInt64, to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
-        BlockingIO.run(on: BlockingIO.eventLoop) { SequentialReader(source: .file(try FileHandle(forReadingFrom: url))) }
+        BlockingIO.run(on: BlockingIO.eventLoop) { SequentialReader(source: .file(try UploadableFile.openForReading(url))) }
             .flatMap { reader in
                 writeChunks(from: reader, remaining: length, to: writer).always { _ in reader.close() }
             }

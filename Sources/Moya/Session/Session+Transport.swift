@@ -12,13 +12,22 @@ extension Session: Transport {
             events.completion(result)
             handle.stopped()
         }
-        start(exchange, authorization: nil, events: reporting, handle: handle)
+        start(exchange, authorization: nil, events: reporting, handle: handle, wait: nil)
         return handle
     }
 
     /// Sends one attempt. A `401` challenge answered by the credential a plugin attached
     /// leads to exactly one more attempt, with a freshly built body.
-    private func start(_ exchange: Exchange, authorization: String?, events: TransportEvents, handle: TransferHandle) {
+    ///
+    /// `wait` is `nil` for a request's first trip to the connection pool, and carries when that
+    /// trip began when the pool gave up on it and it is queued again (see `ConnectionWait`).
+    private func start(
+        _ exchange: Exchange,
+        authorization: String?,
+        events: TransportEvents,
+        handle: TransferHandle,
+        wait: ConnectionWait?
+    ) {
         var attempt = exchange
         if let authorization {
             attempt.request.setValue(authorization, forHTTPHeaderField: "Authorization")
@@ -35,12 +44,14 @@ extension Session: Transport {
             return
         }
 
+        let idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
+        let wait = wait ?? ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
         let delegate = TransferDelegate(
             sink: prepared.destination == nil
                 ? .memory
                 : .temporaryFile(in: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory),
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
-            idleTimeout: Self.idleTimeout(for: exchange.request, default: configuration.readTimeout),
+            idleTimeout: idleTimeout,
             requestTimeout: configuration.requestTimeout,
             wantsProgress: events.wantsProgress,
             onProgress: events.progress
@@ -55,7 +66,7 @@ extension Session: Transport {
             case .success(let outcome):
                 if authorization == nil, let answer = Self.challengeAnswer(for: outcome, exchange: exchange) {
                     outcome.download?.discard()
-                    self.start(exchange, authorization: answer, events: events, handle: handle)
+                    self.start(exchange, authorization: answer, events: events, handle: handle, wait: nil)
                     return
                 }
                 guard let destination, let download = outcome.download else {
@@ -64,7 +75,7 @@ extension Session: Transport {
                 }
                 BlockingIO.run(on: task.eventLoop) {
                     try download.complete()
-                    return try DownloadMover.move(download.url, for: outcome, destination: destination)
+                    return try DownloadMover.move(download.url, for: outcome, destination: destination.value)
                 }.whenComplete { moved in
                     switch moved {
                     case .success(let finalURL):
@@ -78,7 +89,16 @@ extension Session: Transport {
                 if let file = delegate.temporaryFile {
                     try? FileManager.default.removeItem(at: file)
                 }
-                events.completion(.failure(.underlying(URLErrorMapping.map(error, url: request.url), nil)))
+                if ConnectionWait.isPoolTimeout(error) {
+                    guard wait.mayWaitAgain() else {
+                        let limit = self.configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
+                        events.completion(.failure(.underlying(wait.timeoutError(url: request.url, connectionLimit: limit), nil)))
+                        return
+                    }
+                    self.start(exchange, authorization: authorization, events: events, handle: handle, wait: wait)
+                    return
+                }
+                events.completion(.failure(.underlying(self.transferError(error, url: request.url), nil)))
             }
         }
     }
@@ -129,7 +149,8 @@ struct PreparedTransfer {
     var request: HTTPClient.Request
     var uploadLength: Int64?
     var reportsUploadProgress: Bool
-    var destination: DownloadDestination?
+    /// The user's closure, called once on the thread pool when the download is complete.
+    var destination: UserValue<DownloadDestination>?
 
     init(exchange: Exchange, sessionHeaders: [String: String]) throws {
         var urlRequest = exchange.request
@@ -140,12 +161,13 @@ struct PreparedTransfer {
         switch exchange.endpoint.task {
         case .uploadFile(let url):
             do {
-                body = RequestBody(segments: [.file(url, length: try BlockingIO.uploadableFileSize(url))])
+                body = RequestBody(segments: [.file(url, length: try UploadableFile.size(of: url))])
             } catch {
                 throw MoyaError.underlying(error, nil)
             }
             reportsUploadProgress = true
         case .uploadMultipart(let parts), .uploadCompositeMultipart(let parts, _):
+            try Endpoint.checkMultipartCanBeSent(parts, method: urlRequest.httpMethod ?? exchange.endpoint.method.rawValue)
             let encoder = MultipartEncoder(
                 boundary: MultipartEncoder.boundary(forContentType: urlRequest.value(forHTTPHeaderField: "Content-Type"))
             )
@@ -157,7 +179,7 @@ struct PreparedTransfer {
             }
             reportsUploadProgress = true
         case .downloadDestination(let target), .downloadParameters(_, _, let target):
-            destination = target
+            destination = UserValue(target)
             body = urlRequest.httpBody.map { RequestBody(segments: [.bytes($0)]) }
         default:
             body = urlRequest.httpBody.map { RequestBody(segments: [.bytes($0)]) }
@@ -179,7 +201,14 @@ enum DownloadMover {
         if options.contains(.createIntermediateDirectories) {
             try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        if options.contains(.removePreviousFile), manager.fileExists(atPath: target.path) {
+        if options.contains(.removePreviousFile), let existing = try? manager.attributesOfItem(atPath: target.path) {
+            // A server-chosen name must never cost the user a directory (see `SafeFileName`).
+            if options.contains(.neverReplaceDirectory), existing[.type] as? FileAttributeType == .typeDirectory {
+                throw CocoaError(.fileWriteFileExists, userInfo: [
+                    NSFilePathErrorKey: target.path,
+                    NSLocalizedDescriptionKey: "The download was not saved: \(target.path) is a directory, and a server-suggested name never replaces one.",
+                ])
+            }
             try manager.removeItem(at: target)
         }
         try manager.moveItem(at: file, to: target)

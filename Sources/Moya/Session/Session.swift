@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// The HTTP client a `MoyaProvider` sends its requests through: Moya's `session:` parameter.
@@ -24,6 +25,9 @@ public final class Session: Sendable {
 
     /// One client per pinned host, each enforcing that host's trust policy. Always owned.
     private let pinnedClients: [String: HTTPClient]
+
+    /// Set by `shutdown()`, so that requests it cancels say why (see `transferError`).
+    private let shutDownRequested = NIOLockedValueBox(false)
 
     /// Creates a session with its own `HTTPClient`, built from `configuration`.
     public init(configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
@@ -75,6 +79,7 @@ public final class Session: Sendable {
 
     /// Shuts the session's own client down, failing requests still in flight.
     public func shutdown() async throws {
+        shutDownRequested.withLockedValue { $0 = true }
         for client in pinnedClients.values {
             try await client.shutdown()
         }
@@ -86,5 +91,57 @@ public final class Session: Sendable {
     /// The headers added to every request that does not set them itself.
     public var sessionHeaders: [String: String] {
         configuration.defaultHeaders
+    }
+}
+
+extension Session {
+    /// The error a request fails with, under `MoyaError.underlying`, when the session's client
+    /// has been shut down (by `shutdown()`, or by its owner for a client you passed in).
+    ///
+    /// AsyncHTTPClient's own error for this reads `HTTPClientError.alreadyShutdown`, which says
+    /// nothing about which object to look at; this one says so and names the request.
+    public struct ShutDownError: LocalizedError, CustomStringConvertible {
+        /// The URL of the request that was not sent.
+        public let url: URL?
+
+        /// Creates the error for the request to `url`.
+        public init(url: URL?) {
+            self.url = url
+        }
+
+        /// Says that the session was shut down, and which request it refused.
+        public var errorDescription: String? {
+            let request = url.map { " to \($0.absoluteString)" } ?? ""
+            return "The request\(request) was not sent: its session was shut down (Session.shutdown(), "
+                + "or the shutdown of the HTTPClient it was given). Create a new Session to send requests."
+        }
+
+        /// The same text as `errorDescription`, for `print(error)`.
+        public var description: String {
+            errorDescription ?? "The session was shut down."
+        }
+    }
+
+    /// The error a failed transfer reports: a shut-down client's refusal says so, and other
+    /// failures become what URLSession reports for them (see `URLErrorMapping`).
+    ///
+    /// A request in flight when `shutdown()` ran is cancelled by the client. It stays the
+    /// `NSURLErrorCancelled` URLSession reports for the tasks of an invalidated session, so code
+    /// checking the code keeps working, but its description says what cancelled it.
+    func transferError(_ error: Error, url: URL?) -> Error {
+        if let clientError = error as? HTTPClientError {
+            if clientError == .alreadyShutdown {
+                return ShutDownError(url: url)
+            }
+            if clientError == .cancelled, shutDownRequested.withLockedValue({ $0 }) {
+                var userInfo: [String: Any] = [
+                    NSLocalizedDescriptionKey: "cancelled: the request's session was shut down while it was in flight.",
+                    NSUnderlyingErrorKey: ShutDownError(url: url),
+                ]
+                userInfo[NSURLErrorFailingURLErrorKey] = url
+                return NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled, userInfo: userInfo)
+            }
+        }
+        return URLErrorMapping.map(error, url: url)
     }
 }

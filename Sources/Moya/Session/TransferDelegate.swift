@@ -121,9 +121,9 @@ final class TransferDelegate: HTTPClientResponseDelegate {
             guard let idleUntil else { return }
             let now = NIODeadline.now()
             if let requestDeadline = self.requestDeadline, let requestTimeout = self.requestTimeout, requestDeadline <= now {
-                task.fail(reason: TransferTimeout(seconds: Double(requestTimeout.nanoseconds) / 1e9).asURLError)
+                task.fail(reason: TransferTimeout(limit: .wholeRequest, seconds: Double(requestTimeout.nanoseconds) / 1e9).asURLError)
             } else if idleUntil <= now {
-                task.fail(reason: TransferTimeout(seconds: Double(self.idleTimeout.nanoseconds) / 1e9).asURLError)
+                task.fail(reason: TransferTimeout(limit: .idle, seconds: Double(self.idleTimeout.nanoseconds) / 1e9).asURLError)
             } else {
                 self.scheduleTimeoutCheck(task, at: self.nextCheck(idleUntil: idleUntil))
             }
@@ -336,14 +336,29 @@ enum TransferError: Error {
     case noResponseHead
 }
 
-/// No bytes moved for the idle timeout.
+/// One of a transfer's time limits ran out.
 struct TransferTimeout {
+    enum Limit {
+        /// No bytes moved for this long.
+        case idle
+        /// The whole request took this long.
+        case wholeRequest
+    }
+
+    let limit: Limit
     let seconds: Double
 
-    /// The error URLSession reports for the same situation.
+    /// The error URLSession reports for the same situation, saying which limit ran out.
     var asURLError: NSError {
-        NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut, userInfo: [
-            NSLocalizedDescriptionKey: "The request timed out: no data for \(seconds) seconds.",
+        let reason: String
+        switch limit {
+        case .idle:
+            reason = "no data arrived for \(seconds) seconds (the idle timeout)"
+        case .wholeRequest:
+            reason = "it did not finish within \(seconds) seconds (the whole-request timeout)"
+        }
+        return NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut, userInfo: [
+            NSLocalizedDescriptionKey: "The request timed out: \(reason).",
         ])
     }
 }

@@ -30,7 +30,8 @@ enum URLErrorMapping {
             NSUnderlyingErrorKey: error,
         ]
         if let url {
-            userInfo[NSURLErrorFailingURLErrorKey] = url
+            // `http://user:secret@host/` would put the password in every printed error.
+            userInfo[NSURLErrorFailingURLErrorKey] = URLRedaction.removingUserInfo(url)
         }
         return NSError(domain: NSURLErrorDomain, code: code, userInfo: userInfo)
     }

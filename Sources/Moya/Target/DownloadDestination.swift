@@ -17,6 +17,11 @@ public enum DownloadRequest {
         /// Remove a file already at the destination URL.
         public static let removePreviousFile = Options(rawValue: 1 << 1)
 
+        /// Set on destinations whose file name the server chose: `removePreviousFile` then
+        /// replaces a file, never a directory. Not public: only `suggestedDownloadDestination`
+        /// sets it, so that an explicit destination keeps Alamofire's behaviour.
+        static let neverReplaceDirectory = Options(rawValue: 1 << 30)
+
         /// The options' bits.
         public let rawValue: Int
 
@@ -27,9 +32,14 @@ public enum DownloadRequest {
     }
 
     /// A closure that returns where a downloaded file goes and how to move it there.
-    public typealias Destination = @Sendable (_ temporaryURL: URL, _ response: HTTPURLResponse) -> (destinationURL: URL, options: Options)
+    public typealias Destination = (_ temporaryURL: URL, _ response: HTTPURLResponse) -> (destinationURL: URL, options: Options)
 
     /// A destination in a system directory, named after the response's suggested file name.
+    ///
+    /// The name comes from the server, so it is made safe first (see `SafeFileName`): the file
+    /// always lands inside the directory, under a name that is neither `.`, `..`, empty, a path
+    /// nor full of control characters. With `.removePreviousFile`, a file of that name is
+    /// replaced, but a directory of that name never is: the download then fails instead.
     ///
     /// - Parameters:
     ///   - directory: The search path directory. Defaults to `.documentDirectory`.
@@ -43,8 +53,15 @@ public enum DownloadRequest {
         { temporaryURL, response in
             let directoryURL = FileManager.default.urls(for: directory, in: domain).first
                 ?? temporaryURL.deletingLastPathComponent()
-            let fileName = response.suggestedFilename ?? temporaryURL.lastPathComponent
-            return (directoryURL.appendingPathComponent(fileName), options)
+            return suggestedDestination(in: directoryURL, options: options)(temporaryURL, response)
+        }
+    }
+
+    /// The destination `suggestedDownloadDestination` builds, in an explicit directory.
+    static func suggestedDestination(in directoryURL: URL, options: Options) -> Destination {
+        { _, response in
+            let fileName = SafeFileName.make(from: response.suggestedFilename)
+            return (directoryURL.appendingPathComponent(fileName, isDirectory: false), options.union(.neverReplaceDirectory))
         }
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 
 /// The protocol used to define the specifications necessary for a `MoyaProvider`.
 ///
-/// A target is usually an `enum` whose cases are the API's operations. Targets are `Sendable`
-/// because a provider hands them to plugins and callbacks on other threads; an enum whose
-/// associated values are `Sendable` conforms without any extra work.
-public protocol TargetType: Sendable {
+/// A target is usually an `enum` whose cases are the API's operations. As in Moya, a target need
+/// not be `Sendable` (a case may carry `[String: Any]` parameters): the provider reads it on the
+/// thread that makes the request and hands it to plugins and interceptors as Moya does, never to
+/// two of them at once (see the Threading and Concurrency article). Declare your target
+/// `Sendable` too when your own code shares it between tasks.
+public protocol TargetType {
     /// The target's base `URL`.
     var baseURL: URL { get }
 

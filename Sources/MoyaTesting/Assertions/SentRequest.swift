@@ -13,7 +13,11 @@ import Moya
 /// #expect(sent.bodyText == #"{"name":"moya"}"#)
 /// #expect(sent.parts.map(\.name) == ["avatar", "caption"])
 /// ```
-public struct SentRequest: Sendable {
+///
+/// - Note: `@unchecked Sendable` because `target` is the user's, and Moya does not require
+///   targets to be `Sendable`. A record is immutable once made, so a test may read it from any
+///   task; a target that is a class with mutable state is the test's own to share safely.
+public struct SentRequest: @unchecked Sendable {
     /// One part of a multipart body.
     public struct Part: Sendable, Equatable {
         /// The form field's name.

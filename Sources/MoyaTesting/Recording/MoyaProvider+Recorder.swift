@@ -19,8 +19,8 @@ extension MoyaProvider {
     ///   - trackInflights: Whether identical endpoints in flight share one request.
     public convenience init(
         recorder: Recorder,
-        endpointClosure: @escaping EndpointClosure = MoyaProvider.defaultEndpointMapping,
-        requestClosure: @escaping RequestClosure = MoyaProvider.defaultRequestMapping,
+        endpointClosure: @escaping EndpointClosure = { MoyaProvider.defaultEndpointMapping(for: $0) },
+        requestClosure: @escaping RequestClosure = { MoyaProvider.defaultRequestMapping(for: $0, closure: $1) },
         stubBehavior: StubBehavior = .immediate,
         callbackQueue: DispatchQueue? = nil,
         session: Session = MoyaProvider<Target>.defaultAlamofireSession(),

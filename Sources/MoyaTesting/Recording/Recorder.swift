@@ -74,7 +74,7 @@ public final class Recorder: Sendable {
     /// - Parameter base: The endpoint closure to wrap; the endpoint it returns is kept, only its
     ///   sample response changes.
     public func endpointClosure<Target: TargetType>(
-        wrapping base: @escaping MoyaProvider<Target>.EndpointClosure = MoyaProvider<Target>.defaultEndpointMapping
+        wrapping base: @escaping MoyaProvider<Target>.EndpointClosure = { MoyaProvider<Target>.defaultEndpointMapping(for: $0) }
     ) -> MoyaProvider<Target>.EndpointClosure {
         { [self] target in
             let endpoint = base(target)
@@ -95,7 +95,7 @@ public final class Recorder: Sendable {
     ///     `endpointClosure(wrapping:)`), needed to find a target's fixture.
     ///   - behavior: How replayed requests are answered: `.immediate` or `.delayed(seconds:)`.
     public func stubClosure<Target: TargetType>(
-        endpointClosure base: @escaping MoyaProvider<Target>.EndpointClosure = MoyaProvider<Target>.defaultEndpointMapping,
+        endpointClosure base: @escaping MoyaProvider<Target>.EndpointClosure = { MoyaProvider<Target>.defaultEndpointMapping(for: $0) },
         behavior: StubBehavior = .immediate
     ) -> MoyaProvider<Target>.StubClosure {
         { [self] target in
@@ -115,7 +115,7 @@ public final class Recorder: Sendable {
     /// builds no request.
     public func fixtureURL<Target: TargetType>(
         for target: Target,
-        endpointClosure base: MoyaProvider<Target>.EndpointClosure = MoyaProvider<Target>.defaultEndpointMapping
+        endpointClosure base: MoyaProvider<Target>.EndpointClosure = { MoyaProvider<Target>.defaultEndpointMapping(for: $0) }
     ) -> URL? {
         fixtureName(for: target, endpointClosure: base).map(store.fileURL(for:))
     }

@@ -214,6 +214,7 @@ struct NetworkTransferTests {
                 try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall-body"))
             }
             #expect(error?.code == NSURLErrorTimedOut)
+            #expect(error?.localizedDescription.contains("idle timeout") == true)
             #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
@@ -238,6 +239,9 @@ struct NetworkTransferTests {
                 try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/trickle"))
             }
             #expect(error?.code == NSURLErrorTimedOut)
+            // Data kept arriving: the message names the whole-request limit, not the idle one.
+            #expect(error?.localizedDescription.contains("whole-request timeout") == true)
+            #expect(error?.localizedDescription.contains("no data") == false)
             #expect(ContinuousClock.now - started < .seconds(5))
         }
     }

@@ -6,32 +6,19 @@ import Testing
 struct ProviderInflightTests {
     let queue = DispatchQueue(label: "provider-inflight-tests")
 
-    /// A provider whose stubs wait until `gate` opens and count how often they answer.
-    private func trackingProvider(answers: Counter, gate: DispatchSemaphore) -> MoyaProvider<PipelineTarget> {
-        MoyaProvider<PipelineTarget>(
-            endpointClosure: { target in
-                Endpoint(
-                    url: URL(target: target).absoluteString,
-                    sampleResponseClosure: {
-                        gate.wait()
-                        gate.signal()
-                        answers.increment()
-                        return .networkResponse(200, target.sampleData)
-                    },
-                    method: target.method,
-                    task: target.task,
-                    httpHeaderFields: target.headers
-                )
-            },
-            stubClosure: MoyaProvider.delayedStub(0),
-            trackInflights: true
-        )
+    /// Returns once everything already queued on `queue` has run. A completion resumes the
+    /// test from inside itself, and the entry leaves only when the completion returns, so the
+    /// table is looked at after the completion's block is over.
+    private func drained() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { done.resume() }
+        }
     }
 
     @Test func identicalEndpointsShareOneRequestAndEveryCallerCompletes() async throws {
         let answers = Counter()
         let gate = DispatchSemaphore(value: 0)
-        let provider = trackingProvider(answers: answers, gate: gate)
+        let provider = gatedTrackingProvider(PipelineTarget.self, answers: answers, gate: gate)
         let completions = Counter()
 
         await withCheckedContinuation { (allDone: CheckedContinuation<Void, Never>) in
@@ -46,13 +33,14 @@ struct ProviderInflightTests {
             gate.signal()
         }
         #expect(answers.count == 1)
+        await drained()
         #expect(provider.inflightRequests.isEmpty)
     }
 
     @Test func differentEndpointsDoNotShare() async {
         let answers = Counter()
         let gate = DispatchSemaphore(value: 1)
-        let provider = trackingProvider(answers: answers, gate: gate)
+        let provider = gatedTrackingProvider(PipelineTarget.self, answers: answers, gate: gate)
         _ = await provider.requestAndWait(.user("a"), callbackQueue: queue)
         _ = await provider.requestAndWait(.user("b"), callbackQueue: queue)
         #expect(answers.count == 2)
@@ -93,6 +81,7 @@ struct ProviderInflightTests {
             trackInflights: true
         )
         _ = await provider.requestAndWait(.zen, callbackQueue: queue)
+        await drained()
         #expect(provider.inflightRequests.isEmpty)
 
         // The endpoint is not wedged: the next call runs its own pipeline and completes.
@@ -113,13 +102,14 @@ struct ProviderInflightTests {
             let token = provider.request(.zen, callbackQueue: queue) { _ in continuation.resume() }
             token.cancel()
         }
+        await drained()
         #expect(provider.inflightRequests.isEmpty)
     }
 
     @Test func cancellingOneSharerLeavesTheOthersRunning() async throws {
         let answers = Counter()
         let gate = DispatchSemaphore(value: 0)
-        let provider = trackingProvider(answers: answers, gate: gate)
+        let provider = gatedTrackingProvider(PipelineTarget.self, answers: answers, gate: gate)
 
         let (cancelled, kept): (Result<Response, MoyaError>, Result<Response, MoyaError>) = await withCheckedContinuation { continuation in
             let results = ResultPair()

@@ -95,4 +95,97 @@ struct MoyaErrorTests {
         #expect(underlying is Inner)
         #expect((MoyaError.statusCode(Self.response) as NSError).userInfo[NSUnderlyingErrorKey] == nil)
     }
+
+    // MARK: Readable descriptions
+
+    private struct Account: Decodable {
+        struct Owner: Decodable {
+            let name: String
+            let tags: [Int]
+        }
+
+        let owner: Owner
+    }
+
+    private struct Failure: Error {
+        let reason: String
+    }
+
+    /// The error decoding `json` into `Account` throws.
+    private func decodingError(_ json: String) throws -> DecodingError {
+        do {
+            _ = try JSONDecoder().decode(Account.self, from: Data(json.utf8))
+        } catch let error as DecodingError {
+            return error
+        }
+        throw Failure(reason: "\(json) decoded")
+    }
+
+    private func debugDescription(of error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+            return context.debugDescription
+        @unknown default:
+            return ""
+        }
+    }
+
+    @Test func objectMappingDescribesTheDecodingErrorsPathAndDebugDescription() throws {
+        let inner = try decodingError(#"{"owner":{"name":"a","tags":[1,"two"]}}"#)
+        let error = MoyaError.objectMapping(inner, Self.response)
+        for text in [error.errorDescription ?? "", error.localizedDescription, "\(error)"] {
+            #expect(text.contains("owner.tags[1]"), "\(text)")
+            #expect(text.contains(debugDescription(of: inner)), "\(text)")
+        }
+    }
+
+    @Test func aMissingKeyIsNamedWithWhereItWasExpected() throws {
+        let inner = try decodingError(#"{"owner":{"tags":[]}}"#)
+        let description = MoyaError.objectMapping(inner, Self.response).errorDescription ?? ""
+        #expect(description.contains(#""name""#))
+        #expect(description.contains("owner"))
+    }
+
+    @Test func corruptDataAtTheTopLevelSaysSo() throws {
+        let inner = try decodingError("not json")
+        #expect(MoyaError.objectMapping(inner, Self.response).errorDescription?.contains("the top level") == true)
+    }
+
+    @Test func encodableMappingDescribesTheEncodingErrorsPath() {
+        do {
+            _ = try JSONEncoder().encode(["ratio": Double.nan])
+            Issue.record("NaN was encoded")
+        } catch {
+            let description = MoyaError.encodableMapping(error).errorDescription ?? ""
+            #expect(description.contains("ratio"), "\(description)")
+        }
+    }
+
+    @Test func parameterEncodingAndUnderlyingIncludeTheInnerErrorsDescription() {
+        let inner = Failure(reason: "the disk is on fire")
+        #expect(MoyaError.parameterEncoding(inner).errorDescription?.contains("the disk is on fire") == true)
+        #expect(MoyaError.underlying(inner, nil).errorDescription?.contains("the disk is on fire") == true)
+        #expect(MoyaError.encodableMapping(inner).errorDescription?.contains("the disk is on fire") == true)
+    }
+
+    @Test func anNSErrorWithoutADescriptionNeverShowsNull() {
+        let error = MoyaError.underlying(NSError(domain: "Example", code: 3), nil)
+        for text in [error.errorDescription ?? "", error.localizedDescription, "\(error)", String(reflecting: error)] {
+            #expect(!text.contains("(null)"), "\(text)")
+            #expect(text.contains("Example"), "\(text)")
+        }
+    }
+
+    @Test func aCocoaErrorWithAFilePathNamesThePath() {
+        let inner = CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "/tmp/missing-upload.bin"])
+        let description = MoyaError.underlying(inner, nil).errorDescription ?? ""
+        #expect(description.contains("/tmp/missing-upload.bin"), "\(description)")
+        #expect(!description.contains("(null)"))
+    }
+
+    @Test func printingAnErrorShowsItsCaseAndItsExplanation() {
+        let error = MoyaError.statusCode(Self.response)
+        #expect("\(error)" == "MoyaError.statusCode: \(error.errorDescription ?? "")")
+        #expect("\(MoyaError.underlying(Failure(reason: "why"), nil))".contains("why"))
+    }
 }

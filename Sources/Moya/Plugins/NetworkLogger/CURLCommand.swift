@@ -1,61 +1,60 @@
 import Foundation
 
-/// Renders a request as a `curl` command that can be pasted into a POSIX shell.
+/// Renders a request as a `curl` command, in the layout Alamofire 5's `cURLDescription()` uses,
+/// which Moya's users know from their logs (continuation lines start with a tab):
 ///
-/// Every argument is single-quoted; a body that is not UTF-8 is written with ANSI-C quoting
-/// (`$'\x..'`) so that the bytes survive the copy.
+/// ```
+/// $ curl -v \
+///     -X POST \
+///     -H "Content-Type: application/json" \
+///     -d "{\"name\":\"Ada\"}" \
+///     "https://api.example.test/users"
+/// ```
+///
+/// Values are double-quoted as Alamofire quotes them: enough for ordinary headers and JSON
+/// bodies, but `$`, backticks and backslashes reach the shell as they are.
 struct CURLCommand {
+    /// What `cURLDescription` gives when there is nothing to render.
+    static let unavailable = "$ curl command could not be created"
+
+    /// The request to render.
     var request: URLRequest
+    /// The headers the session adds to every request; the request's own win.
     var sessionHeaders: [String: String]
-    var redactedHeaders: Set<String> = []
+    /// `nil` renders the request as it is sent. A set (lower-cased header names, possibly empty)
+    /// renders it for a log: the values of those headers and the URL's password are replaced.
+    var logRedaction: Set<String>? = nil
 
     func render() -> String {
-        guard let url = request.url else { return "$ curl command could not be created" }
-
-        var components = ["$ curl -v"]
-        let method = request.httpMethod ?? "GET"
-        if method != "GET" {
-            components.append("-X \(Self.quote(method))")
+        guard let url = request.url, url.host != nil, let method = request.httpMethod else {
+            return Self.unavailable
         }
 
-        for (name, value) in headers() {
-            let shown = redactedHeaders.contains(name.lowercased()) ? HeaderRedaction.placeholder : value
-            components.append("-H \(Self.quote("\(name): \(shown)"))")
+        var components = ["$ curl -v", "-X \(method)"]
+
+        // Alamofire leaves `Cookie` out of the headers: cookies belong to a cookie store.
+        let headers = HeaderRedaction.merged(
+            session: sessionHeaders,
+            request: request.allHTTPHeaderFields ?? [:],
+            redacting: logRedaction ?? []
+        ).filter { $0.name.lowercased() != "cookie" }
+        for header in headers {
+            let escapedValue = header.value.replacingOccurrences(of: "\"", with: "\\\"")
+            components.append("-H \"\(header.name): \(escapedValue)\"")
         }
 
-        if let body = request.httpBody, !body.isEmpty {
-            if let text = String(data: body, encoding: .utf8) {
-                components.append("--data-binary \(Self.quote(text))")
-            } else {
-                components.append("--data-binary \(Self.ansiQuote(body))")
-            }
+        if let body = request.httpBody {
+            // Alamofire's order: an already escaped quote gains a backslash before every quote
+            // is escaped.
+            let text = String(decoding: body, as: UTF8.self)
+            let escaped = text
+                .replacingOccurrences(of: "\\\"", with: "\\\\\"")
+                .replacingOccurrences(of: "\"", with: "\\\"")
+            components.append("-d \"\(escaped)\"")
         }
 
-        components.append(Self.quote(url.absoluteString))
+        let shownURL = logRedaction == nil ? url : URLRedaction.hidingPassword(url)
+        components.append("\"\(shownURL.absoluteString)\"")
         return components.joined(separator: " \\\n\t")
-    }
-
-    /// The request's headers over the session's, sorted by name for a stable rendering.
-    private func headers() -> [(String, String)] {
-        var merged: [String: (String, String)] = [:]
-        for (name, value) in sessionHeaders {
-            merged[name.lowercased()] = (name, value)
-        }
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            merged[name.lowercased()] = (name, value)
-        }
-        return merged.keys.sorted().compactMap { merged[$0] }
-    }
-
-    static func quote(_ string: String) -> String {
-        "'" + string.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    static func ansiQuote(_ data: Data) -> String {
-        var result = "$'"
-        for byte in data {
-            result += String(format: "\\x%02x", byte)
-        }
-        return result + "'"
     }
 }

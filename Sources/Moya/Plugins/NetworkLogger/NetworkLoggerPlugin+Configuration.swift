@@ -1,23 +1,30 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 
 extension NetworkLoggerPlugin {
     /// What the logger writes, how, and where.
-    public struct Configuration: Sendable {
+    public struct Configuration {
         /// Receives the formatted entries of one request or response.
-        public typealias OutputType = @Sendable (_ target: TargetType, _ items: [String]) -> Void
+        public typealias OutputType = (_ target: TargetType, _ items: [String]) -> Void
 
         /// Formats entries and bodies.
-        public let formatter: Formatter
+        public var formatter: Formatter
 
         /// Where entries go. Defaults to standard output.
-        public let output: OutputType
+        public var output: OutputType
 
         /// What is logged.
-        public let logOptions: LogOptions
+        public var logOptions: LogOptions
 
         /// Header names (case-insensitive) whose values are replaced by `<redacted>`.
-        public let redactedHeaders: Set<String>
+        public var redactedHeaders: Set<String> {
+            get { lowercasedRedactedHeaders }
+            // Lower-cased once here, so that every lookup is a plain `contains`.
+            set { lowercasedRedactedHeaders = Set(newValue.map { $0.lowercased() }) }
+        }
+
+        private var lowercasedRedactedHeaders: Set<String>
 
         /// The headers redacted by default: `Authorization`, `Proxy-Authorization`, `Cookie`
         /// and `Set-Cookie`.
@@ -40,7 +47,7 @@ extension NetworkLoggerPlugin {
             self.formatter = formatter
             self.output = output
             self.logOptions = logOptions
-            self.redactedHeaders = Set(redactedHeaders.map { $0.lowercased() })
+            self.lowercasedRedactedHeaders = Set(redactedHeaders.map { $0.lowercased() })
         }
 
         /// Prints every entry on its own line.
@@ -100,18 +107,18 @@ extension NetworkLoggerPlugin.Configuration {
 
 extension NetworkLoggerPlugin.Configuration {
     /// Turns entries and bodies into text.
-    public struct Formatter: Sendable {
+    public struct Formatter {
         /// Turns a body into text.
-        public typealias DataFormatterType = @Sendable (Data) -> String
+        public typealias DataFormatterType = (Data) -> String
         /// Turns an identifier and a message into one log line.
-        public typealias EntryFormatterType = @Sendable (_ identifier: String, _ message: String, _ target: TargetType) -> String
+        public typealias EntryFormatterType = (_ identifier: String, _ message: String, _ target: TargetType) -> String
 
         /// Formats entries.
-        public let entry: EntryFormatterType
+        public var entry: EntryFormatterType
         /// Formats request bodies.
-        public let requestData: DataFormatterType
+        public var requestData: DataFormatterType
         /// Formats response bodies.
-        public let responseData: DataFormatterType
+        public var responseData: DataFormatterType
 
         /// Creates a formatter.
         public init(
@@ -129,10 +136,20 @@ extension NetworkLoggerPlugin.Configuration {
             String(data: data, encoding: .utf8) ?? "## Cannot map data to String (\(data.count) bytes) ##"
         }
 
-        /// `Moya_Logger: [<ISO 8601 date>] <identifier>: <message>`.
+        /// `Moya_Logger: [<date>] <identifier>: <message>`, the date in the short date and time
+        /// styles of the current locale, as Moya writes it.
         public static func defaultEntryFormatter(identifier: String, message: String, target: TargetType) -> String {
-            let date = Date().formatted(.iso8601)
+            let date = defaultEntryDateFormatter.withLockedValue { $0.string(from: Date()) }
             return "Moya_Logger: [\(date)] \(identifier): \(message)"
         }
+
+        /// Made once because a `DateFormatter` is costly to create, and used under a lock
+        /// because entries are formatted on whichever thread a request reports from.
+        static let defaultEntryDateFormatter: NIOLockedValueBox<DateFormatter> = {
+            let formatter = DateFormatter()
+            formatter.dateStyle = .short
+            formatter.timeStyle = .short
+            return NIOLockedValueBox(formatter)
+        }()
     }
 }

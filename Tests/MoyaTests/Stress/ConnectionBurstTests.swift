@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import LoopbackServer
+import Moya
+import NIOCore
+import Testing
+
+/// A burst far larger than the connection pool, through the default session: every request
+/// waits its turn for a connection instead of failing after the connect timeout.
+@Suite("A burst through the default session")
+struct ConnectionBurstTests {
+    /// Bounded: 2,000 requests to one loopback server, each answered after 50 ms.
+    static let burst = 2_000
+
+    @Test(.timeLimit(.minutes(2)))
+    func twoThousandConcurrentRequestsToASlowUpstreamAllSucceed() async throws {
+        try await TestServer.with({ router in
+            router.get("slow") { _, _ -> String in
+                try await _Concurrency.Task.sleep(for: .milliseconds(50))
+                return "ok"
+            }
+        }) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/slow")
+            let failures = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<Self.burst {
+                    group.addTask {
+                        do {
+                            let response = try await provider.request(target)
+                            return response.statusCode == 200 ? nil : "status \(response.statusCode)"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                var failures: [String] = []
+                for await failure in group {
+                    if let failure { failures.append(failure) }
+                }
+                return failures
+            }
+            #expect(failures.isEmpty, "\(failures.count) of \(Self.burst) failed; first: \(failures.first ?? "")")
+        }
+    }
+
+    @Test func aWaitThatOutlastsTheRequestsTimeoutSaysItWaitedForAConnection() async throws {
+        let (arrived, arrivedContinuation) = AsyncStream<Void>.makeStream()
+        try await TestServer.with({ router in
+            router.get("hold") { _, _ -> String in
+                arrivedContinuation.yield()
+                try await _Concurrency.Task.sleep(for: .seconds(3))
+                return "late"
+            }
+        }) { server in
+            // One connection, held by the first request; the second may wait 1 second only.
+            var configuration = Session.Configuration(connectTimeout: .milliseconds(200))
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+            let session = Session(configuration: configuration)
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/hold")
+            let holder = _Concurrency.Task { try? await MoyaProvider<DynamicTarget>(session: session).request(target) }
+            for await _ in arrived { break }
+
+            let impatient = MoyaProvider<DynamicTarget>(
+                requestClosure: { endpoint, done in
+                    do {
+                        var request = try endpoint.urlRequest()
+                        request.timeoutInterval = 1
+                        done(.success(request))
+                    } catch {
+                        done(.failure(MoyaError.underlying(error, nil)))
+                    }
+                },
+                session: session
+            )
+            let error = await expectUnderlyingFailure("a wait longer than the request's timeout must fail") {
+                try await impatient.request(target)
+            }
+            #expect(error?.code == NSURLErrorTimedOut)
+            #expect(error?.localizedDescription.contains("waiting 1.0 seconds for a connection") == true)
+            _ = await holder.value
+        }
+    }
+}
