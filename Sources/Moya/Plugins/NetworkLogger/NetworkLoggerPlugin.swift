@@ -8,9 +8,9 @@ import Foundation
 /// `Cookie` and `Set-Cookie`) are replaced by `<redacted>`, and the password of a URL such as
 /// `http://user:password@host/` is replaced by `redacted`.
 ///
-/// - Note: The plugin is `@unchecked Sendable` because ``configuration`` is a `var`, as in Moya:
-///   set it before handing the plugin to a provider, and leave it alone while requests run.
-public final class NetworkLoggerPlugin: @unchecked Sendable {
+/// As in Moya, ``configuration`` is a `var` and the plugin is not `Sendable`: set the
+/// configuration before handing the plugin to a provider, and leave it alone while requests run.
+public final class NetworkLoggerPlugin {
     /// The plugin's configuration: what is logged, how it is formatted and where it goes.
     public var configuration: Configuration
 
