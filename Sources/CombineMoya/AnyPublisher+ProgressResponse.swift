@@ -1,9 +1,10 @@
+import Moya
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import Moya
 
 extension AnyPublisher where Output == ProgressResponse, Failure == MoyaError {
     /// Keeps only the completed event and passes on its response.

@@ -1,10 +1,11 @@
+import Foundation
+import Moya
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import Foundation
-import Moya
 
 extension AnyPublisher where Output == Response, Failure == MoyaError {
     /// Passes on responses whose status code falls within `statusCodes`, and fails with

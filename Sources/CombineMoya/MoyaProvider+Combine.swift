@@ -1,10 +1,11 @@
+import Foundation
+import Moya
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import Foundation
-import Moya
 
 extension MoyaProvider {
     /// A publisher that sends `target`'s request when subscribed to, emits its `Response` and
@@ -15,7 +16,10 @@ extension MoyaProvider {
     /// `callbackQueue`, else the provider's callback queue, else the main queue — as the
     /// completions of `request(_:callbackQueue:progress:completion:)` do; a value that had to
     /// wait for demand arrives on the thread that asked for it.
-    public func requestPublisher(_ target: Target, callbackQueue: DispatchQueue? = nil) -> AnyPublisher<Response, MoyaError> {
+    public func requestPublisher(
+        _ target: Target,
+        callbackQueue: DispatchQueue? = nil
+    ) -> AnyPublisher<Response, MoyaError> {
         RequestPublisher<Response>(isFinal: { _ in true }) { sink in
             // The completion holds the provider until the request ends: a released provider
             // cancels its requests, and a subscription must not depend on the caller keeping it.
@@ -41,7 +45,10 @@ extension MoyaProvider {
     ///
     /// Progress a subscriber has no demand for is skipped, never the completed response.
     /// Cancelling the subscription cancels the request.
-    public func requestWithProgressPublisher(_ target: Target, callbackQueue: DispatchQueue? = nil) -> AnyPublisher<ProgressResponse, MoyaError> {
+    public func requestWithProgressPublisher(
+        _ target: Target,
+        callbackQueue: DispatchQueue? = nil
+    ) -> AnyPublisher<ProgressResponse, MoyaError> {
         RequestPublisher<ProgressResponse>(isFinal: { $0.completed }) { sink in
             // As above: the provider lives until the request ends.
             let provider = self

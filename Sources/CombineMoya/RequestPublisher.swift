@@ -1,9 +1,10 @@
+import Moya
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import Moya
 
 /// A publisher that sends one request per subscription, when the subscriber first asks for a
 /// value, and cancels it when the subscription is cancelled.

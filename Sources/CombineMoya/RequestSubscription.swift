@@ -1,10 +1,11 @@
+import Foundation
+import Moya
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import Foundation
-import Moya
 
 /// The subscription of a `RequestPublisher`: it starts the request on the first demand, hands
 /// values and the completion to the subscriber one at a time, and cancels the request when it is

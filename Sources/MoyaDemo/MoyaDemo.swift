@@ -34,7 +34,9 @@ struct MoyaDemo: AsyncParsableCommand {
 
     func validate() throws {
         if let step, DemoSteps.named(step) == nil {
-            throw ValidationError("No step is named '\(step)'. Steps: \(DemoSteps.all.map(\.name).joined(separator: ", ")).")
+            throw ValidationError(
+                "No step is named '\(step)'. Steps: \(DemoSteps.all.map(\.name).joined(separator: ", "))."
+            )
         }
     }
 
@@ -66,7 +68,8 @@ struct MoyaDemo: AsyncParsableCommand {
     /// An `http` or `https` URL with a host; anything else is a usage error, not a crash.
     static func parseBaseURL(_ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), url.host?.isEmpty == false else {
+            ["http", "https"].contains(scheme), url.host?.isEmpty == false
+        else {
             throw ValidationError("'\(text)' is not an http or https URL with a host.")
         }
         return url

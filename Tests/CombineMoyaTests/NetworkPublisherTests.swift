@@ -1,14 +1,15 @@
+import CombineMoya
+import Foundation
+import Hummingbird
+import LoopbackServer
+import Moya
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import LoopbackServer
-import CombineMoya
-import Foundation
-import Hummingbird
-import Moya
-import Testing
 
 /// A target on a server whose address is known at run time.
 struct LocalTarget: TargetType {
@@ -53,10 +54,13 @@ struct NetworkPublisherTests {
 
     @Test func responseFromTheServerThenFinished() async throws {
         try await TestServer.with(routes()) { server in
-            let recorder = await provider().requestPublisher(LocalTarget(baseURL: server.baseURL, path: "/zen")).record()
+            let recorder = await provider().requestPublisher(LocalTarget(baseURL: server.baseURL, path: "/zen"))
+                .record()
 
             #expect(recorder.values.map(\.statusCode) == [200])
-            #expect(recorder.values.first.map { String(decoding: $0.data, as: UTF8.self) } == "Practicality beats purity.")
+            #expect(
+                recorder.values.first.map { String(decoding: $0.data, as: UTF8.self) } == "Practicality beats purity."
+            )
             #expect(recorder.values.first?.response?.statusCode == 200)
             #expect(recorder.endings.count == 1)
             #expect(recorder.ending?.error == nil)

@@ -1,12 +1,13 @@
+import CombineMoya
+import Foundation
+import Moya
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import CombineMoya
-import Foundation
-import Moya
-import Testing
 
 @Suite("requestPublisher")
 struct RequestPublisherTests {
@@ -37,16 +38,18 @@ struct RequestPublisherTests {
         let bag = CancellableBag()
         let received: (String?, Bool) = await withCheckedContinuation { continuation in
             var value: String?
-            bag.keep(provider.requestPublisher(.zen).sink(
-                receiveCompletion: { completion in
-                    if case .finished = completion {
-                        continuation.resume(returning: (value, true))
-                    } else {
-                        continuation.resume(returning: (value, false))
-                    }
-                },
-                receiveValue: { response in value = String(decoding: response.data, as: UTF8.self) }
-            ))
+            bag.keep(
+                provider.requestPublisher(.zen).sink(
+                    receiveCompletion: { completion in
+                        if case .finished = completion {
+                            continuation.resume(returning: (value, true))
+                        } else {
+                            continuation.resume(returning: (value, false))
+                        }
+                    },
+                    receiveValue: { response in value = String(decoding: response.data, as: UTF8.self) }
+                )
+            )
         }
         #expect(received.0 == "Half measures are as bad as nothing at all.")
         #expect(received.1)
@@ -160,7 +163,8 @@ struct RequestPublisherTests {
         let provider = stubProvider()
         // Many rounds: the stub answers while `subscribe` may still be running on this thread.
         for _ in 0..<200 {
-            let recorder = await provider
+            let recorder =
+                await provider
                 .requestPublisher(.zen, callbackQueue: queue)
                 .map { _ in DispatchQueue.getSpecific(key: key) ?? "elsewhere" }
                 .eraseToAnyPublisher()

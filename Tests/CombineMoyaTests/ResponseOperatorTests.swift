@@ -1,12 +1,13 @@
+import CombineMoya
+import Foundation
+import Moya
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import CombineMoya
-import Foundation
-import Moya
-import Testing
 
 @Suite("Response operators")
 struct ResponseOperatorTests {

@@ -1,12 +1,14 @@
+import Foundation
+import Moya
+import Testing
+
+@testable import CombineMoya
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-@testable import CombineMoya
-import Foundation
-import Moya
-import Testing
 
 /// A request the test answers by hand, through the sink the publisher gave it.
 ///

@@ -1,12 +1,13 @@
+import CombineMoya
+import Foundation
+import Moya
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import CombineMoya
-import Foundation
-import Moya
-import Testing
 
 /// An immediate stub with no callback queue answers inside `request`, as in Moya 15; a
 /// publisher must still hand over its subscription before the first value (Moya's issue 2071).

@@ -50,7 +50,12 @@ public struct TestServer: Sendable {
             tls.certificateVerification = .noHostnameVerification
             tls.trustRoots = .certificates([clientCA])
         }
-        return try await run(configure, server: try .tls(.http1(), tlsConfiguration: tls), scheme: "https", host: "localhost")
+        return try await run(
+            configure,
+            server: try .tls(.http1(), tlsConfiguration: tls),
+            scheme: "https",
+            host: "localhost"
+        )
     }
 
     private static func run(

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Moya 15 app code, kept exactly as apps write it: not formatted.
 import Foundation
 import Moya
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MoyaDemoKit
 import Testing
+
+@testable import MoyaDemoKit
 
 @Suite struct DemoRunnerTests {
     @Test func stepsNeedingTheEmbeddedServerAreSkippedForAForeignServer() async throws {
@@ -26,7 +27,10 @@ import Testing
             context.say("all good")
         }
 
-        let report = await DemoRunner(steps: [failing, passing], context: DemoContext(output: captured.output, serverIsEmbedded: true)).run()
+        let report = await DemoRunner(
+            steps: [failing, passing],
+            context: DemoContext(output: captured.output, serverIsEmbedded: true)
+        ).run()
 
         #expect(report.outcomes.map { $0.outcome } == [.failed("it broke"), .succeeded])
         #expect(!report.succeeded)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MoyaDemoKit
 import Testing
+
+@testable import MoyaDemoKit
 
 @Suite struct DemoStepsTests {
     @Test(arguments: DemoSteps.all.map(\.name))
@@ -9,7 +10,10 @@ import Testing
         let captured = CapturedOutput()
         let step = try #require(DemoSteps.named(name))
 
-        let report = await DemoRunner(steps: [step], context: DemoContext(output: captured.output, serverIsEmbedded: true)).run()
+        let report = await DemoRunner(
+            steps: [step],
+            context: DemoContext(output: captured.output, serverIsEmbedded: true)
+        ).run()
 
         #expect(report.outcomes.map { $0.outcome } == [.succeeded], "\(captured.contents)")
         let wide = captured.lines.filter { $0.count > 80 }
@@ -64,17 +68,28 @@ import Testing
     @Test(arguments: [DemoSteps.upload, DemoSteps.download].map(\.name))
     func transferStepLeavesNoFileBehind(name: String) async throws {
         try await SharedServer.use()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moya-demo-tests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "moya-demo-tests-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let context = DemoContext(output: CapturedOutput().output, serverIsEmbedded: true, downloadBytes: 1024 * 1024, temporaryDirectory: directory)
+        let context = DemoContext(
+            output: CapturedOutput().output,
+            serverIsEmbedded: true,
+            downloadBytes: 1024 * 1024,
+            temporaryDirectory: directory
+        )
 
         try await #require(DemoSteps.named(name)).run(in: context)
 
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
-    private func run(_ step: DemoStep, isTerminal: Bool = false, downloadBytes: Int = DemoContext.defaultDownloadBytes) async throws -> String {
+    private func run(
+        _ step: DemoStep,
+        isTerminal: Bool = false,
+        downloadBytes: Int = DemoContext.defaultDownloadBytes
+    ) async throws -> String {
         try await SharedServer.use()
         let captured = CapturedOutput(isTerminal: isTerminal)
         let context = DemoContext(output: captured.output, serverIsEmbedded: true, downloadBytes: downloadBytes)

@@ -1,5 +1,6 @@
-@testable import MoyaDemoKit
 import Testing
+
+@testable import MoyaDemoKit
 
 @Suite struct OutputLayoutTests {
     @Test func wrapBreaksAtSpacesWithinTheWidth() {

@@ -36,7 +36,9 @@ struct CombineUserTests {
     @Test func publisherFromADetachedTask() async {
         let provider = MoyaProvider<InternalAPI>(stubClosure: MoyaProvider.immediatelyStub)
         let statusCode = await _Concurrency.Task.detached {
-            await firstStatusCode(provider.requestPublisher(.search(query: "swift"), callbackQueue: DispatchQueue(label: "user")))
+            await firstStatusCode(
+                provider.requestPublisher(.search(query: "swift"), callbackQueue: DispatchQueue(label: "user"))
+            )
         }.value
         #expect(statusCode == 200)
     }

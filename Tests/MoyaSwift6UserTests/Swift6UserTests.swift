@@ -25,7 +25,9 @@ struct Swift6UserTests {
         let provider = MoyaProvider<PublicAPI>(stubClosure: MoyaProvider.immediatelyStub)
         let (statusCode, onMain) = await withCheckedContinuation { continuation in
             provider.request(.zen) { result in
-                continuation.resume(returning: ((try? result.get())?.statusCode, DispatchQueue.getSpecific(key: key) == "main"))
+                continuation.resume(
+                    returning: ((try? result.get())?.statusCode, DispatchQueue.getSpecific(key: key) == "main")
+                )
             }
         }
         #expect(statusCode == 200)

@@ -14,7 +14,8 @@ extension MoyaProvider {
     ///
     /// - Throws: `MoyaError`.
     nonisolated(nonsending)
-    public func request(_ target: Target) async throws(MoyaError) -> Response {
+        public func request(_ target: Target) async throws(MoyaError) -> Response
+    {
         let box = CancellableBox()
         let result: Result<Response, MoyaError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -15,24 +15,29 @@ extension MoyaProvider {
             bufferingPolicy: .bufferingNewest(32)
         )
         let lastProgress = ProgressMemo()
-        let token = perform(target, callback: .inline, progress: { event in
-            // The completed event is sent below, with the response plugins processed.
-            guard !event.completed else { return }
-            lastProgress.record(event.progressObject)
-            continuation.yield(event)
-        }, completion: { result in
-            // Holds the provider until the request ends: a released provider cancels its
-            // requests, and the stream must not depend on the caller keeping it.
-            withExtendedLifetime(self) {
-                switch result {
-                case .success(let response):
-                    continuation.yield(ProgressResponse(progress: lastProgress.value, response: response))
-                    continuation.finish()
-                case .failure(let error):
-                    continuation.finish(throwing: error)
+        let token = perform(
+            target,
+            callback: .inline,
+            progress: { event in
+                // The completed event is sent below, with the response plugins processed.
+                guard !event.completed else { return }
+                lastProgress.record(event.progressObject)
+                continuation.yield(event)
+            },
+            completion: { result in
+                // Holds the provider until the request ends: a released provider cancels its
+                // requests, and the stream must not depend on the caller keeping it.
+                withExtendedLifetime(self) {
+                    switch result {
+                    case .success(let response):
+                        continuation.yield(ProgressResponse(progress: lastProgress.value, response: response))
+                        continuation.finish()
+                    case .failure(let error):
+                        continuation.finish(throwing: error)
+                    }
                 }
             }
-        })
+        )
         continuation.onTermination = { termination in
             if case .cancelled = termination {
                 token.cancel()
@@ -50,13 +55,14 @@ extension MoyaProvider {
     /// Runs on the caller's actor, as `request(_:)` does, so that `D` need not be `Sendable`; the
     /// body is decoded there.
     nonisolated(nonsending)
-    public func request<D: Decodable>(
-        _ target: Target,
-        as type: D.Type,
-        atKeyPath keyPath: String? = nil,
-        using decoder: JSONDecoder = JSONDecoder(),
-        failsOnEmptyData: Bool = true
-    ) async throws(MoyaError) -> D {
+        public func request<D: Decodable>(
+            _ target: Target,
+            as type: D.Type,
+            atKeyPath keyPath: String? = nil,
+            using decoder: JSONDecoder = JSONDecoder(),
+            failsOnEmptyData: Bool = true
+        ) async throws(MoyaError) -> D
+    {
         let response = try await request(target)
         do {
             return try response.map(type, atKeyPath: keyPath, using: decoder, failsOnEmptyData: failsOnEmptyData)

@@ -26,11 +26,15 @@ public struct JSONEncoding: ParameterEncoding {
     }
 
     /// Encodes any JSON object (a dictionary or an array) as the request's body.
-    public func encode(_ urlRequest: URLRequestConvertible, withJSONObject jsonObject: Any? = nil) throws -> URLRequest {
+    public func encode(_ urlRequest: URLRequestConvertible, withJSONObject jsonObject: Any? = nil) throws -> URLRequest
+    {
         var urlRequest = try urlRequest.asURLRequest()
         guard let jsonObject else { return urlRequest }
         guard jsonObject is [String: Any] || jsonObject is [Any] else {
-            throw ParameterEncodingError.invalidJSONObject(path: "$", reason: "the top level must be an object or an array")
+            throw ParameterEncodingError.invalidJSONObject(
+                path: "$",
+                reason: "the top level must be an object or an array"
+            )
         }
         try SerializableValueCheck.validateJSON(jsonObject)
         let data: Data

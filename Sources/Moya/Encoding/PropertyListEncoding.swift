@@ -20,7 +20,10 @@ public struct PropertyListEncoding: ParameterEncoding {
     public let options: PropertyListSerialization.WriteOptions
 
     /// Creates an encoding.
-    public init(format: PropertyListSerialization.PropertyListFormat = .xml, options: PropertyListSerialization.WriteOptions = 0) {
+    public init(
+        format: PropertyListSerialization.PropertyListFormat = .xml,
+        options: PropertyListSerialization.WriteOptions = 0
+    ) {
         self.format = format
         self.options = options
     }

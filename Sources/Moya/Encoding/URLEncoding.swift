@@ -88,7 +88,11 @@ public struct URLEncoding: ParameterEncoding {
     public let boolEncoding: BoolEncoding
 
     /// Creates an encoding.
-    public init(destination: Destination = .methodDependent, arrayEncoding: ArrayEncoding = .brackets, boolEncoding: BoolEncoding = .numeric) {
+    public init(
+        destination: Destination = .methodDependent,
+        arrayEncoding: ArrayEncoding = .brackets,
+        boolEncoding: BoolEncoding = .numeric
+    ) {
         self.destination = destination
         self.arrayEncoding = arrayEncoding
         self.boolEncoding = boolEncoding
@@ -119,7 +123,10 @@ public struct URLEncoding: ParameterEncoding {
             urlRequest.url = encodedURL
         } else {
             if urlRequest.value(forHTTPHeaderField: "Content-Type") == nil {
-                urlRequest.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
+                urlRequest.setValue(
+                    "application/x-www-form-urlencoded; charset=utf-8",
+                    forHTTPHeaderField: "Content-Type"
+                )
             }
             urlRequest.httpBody = Data(query(parameters).utf8)
         }
@@ -149,7 +156,11 @@ public struct URLEncoding: ParameterEncoding {
             }
         case let array as [Any]:
             for (index, element) in array.enumerated() {
-                appendComponents(fromKey: arrayEncoding.encode(key: key, atIndex: index), value: element, to: &components)
+                appendComponents(
+                    fromKey: arrayEncoding.encode(key: key, atIndex: index),
+                    value: element,
+                    to: &components
+                )
             }
         default:
             if let bool = BooleanValue.of(value) {

@@ -14,10 +14,10 @@ enum BodyIdentity {
     /// string or number) are left as bytes: only containers have a key order to lose.
     static func canonical(_ body: Data?) -> Data? {
         guard let body, let first = body.first(where: { !isJSONWhitespace($0) }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         else { return body }
         guard let object = try? JSONSerialization.jsonObject(with: body),
-              let sorted = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            let sorted = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else { return body }
         return sorted
     }

@@ -36,18 +36,30 @@ extension Endpoint {
         case let .requestParameters(parameters, parameterEncoding):
             return try request.encoded(parameters: parameters, parameterEncoding: parameterEncoding)
         case let .uploadCompositeMultipart(_, urlParameters):
-            return try request.encoded(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
+            return try request.encoded(
+                parameters: urlParameters,
+                parameterEncoding: URLEncoding(destination: .queryString)
+            )
         case let .downloadParameters(parameters, parameterEncoding, _):
             return try request.encoded(parameters: parameters, parameterEncoding: parameterEncoding)
         case let .requestCompositeData(bodyData, urlParameters):
             request.httpBody = bodyData
-            return try request.encoded(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
+            return try request.encoded(
+                parameters: urlParameters,
+                parameterEncoding: URLEncoding(destination: .queryString)
+            )
         case let .requestCompositeParameters(bodyParameters, bodyParameterEncoding, urlParameters):
             if let urlEncoding = bodyParameterEncoding as? URLEncoding, urlEncoding.destination != .httpBody {
                 throw MoyaError.parameterEncoding(ParameterEncodingError.bodyEncodingMustTargetHTTPBody)
             }
-            let bodyfulRequest = try request.encoded(parameters: bodyParameters, parameterEncoding: bodyParameterEncoding)
-            return try bodyfulRequest.encoded(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
+            let bodyfulRequest = try request.encoded(
+                parameters: bodyParameters,
+                parameterEncoding: bodyParameterEncoding
+            )
+            return try bodyfulRequest.encoded(
+                parameters: urlParameters,
+                parameterEncoding: URLEncoding(destination: .queryString)
+            )
         }
     }
 

@@ -22,7 +22,8 @@ enum UploadableFile {
         let path = url.path
         var info = stat()
         guard stat(path, &info) == 0 else {
-            let code: CocoaError.Code = errno == ENOENT || errno == ENOTDIR ? .fileReadNoSuchFile : .fileReadNoPermission
+            let code: CocoaError.Code =
+                errno == ENOENT || errno == ENOTDIR ? .fileReadNoSuchFile : .fileReadNoPermission
             throw CocoaError(code, userInfo: [NSFilePathErrorKey: path, NSURLErrorKey: url])
         }
         try requireRegular(info, path: path)

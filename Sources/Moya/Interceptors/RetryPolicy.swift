@@ -72,7 +72,12 @@ public struct RetryPolicy: RequestInterceptor {
     }
 
     /// The decision, with the jitter's random draw given: the whole policy without the clock.
-    func decision(for request: URLRequest, attempt: Int, result: Result<Response, MoyaError>, random: Double) -> RetryResult {
+    func decision(
+        for request: URLRequest,
+        attempt: Int,
+        result: Result<Response, MoyaError>,
+        random: Double
+    ) -> RetryResult {
         guard attempt <= retryLimit, isRetryable(method: request.httpMethod), isRetryable(result) else {
             return .doNotRetry
         }

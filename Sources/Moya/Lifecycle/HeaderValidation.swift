@@ -17,7 +17,9 @@ enum HeaderValidation {
     struct InvalidMethod: Error, CustomStringConvertible, LocalizedError {
         let method: String
 
-        var description: String { "Invalid HTTP method \"\(method.debugDescription.dropFirst().dropLast())\": a method must be an RFC 9110 token." }
+        var description: String {
+            "Invalid HTTP method \"\(method.debugDescription.dropFirst().dropLast())\": a method must be an RFC 9110 token."
+        }
         var errorDescription: String? { description }
     }
 
@@ -53,7 +55,8 @@ enum HeaderValidation {
 
     /// Whether two header names are the same, ignoring the case of ASCII letters only.
     static func isSameName(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
+        lhs.utf8.count == rhs.utf8.count
+            && zip(lhs.utf8, rhs.utf8).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
     }
 
     private static func asciiLowercase(_ byte: UInt8) -> UInt8 {

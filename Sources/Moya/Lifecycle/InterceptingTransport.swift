@@ -25,7 +25,11 @@ struct InterceptingTransport: Transport {
     }
 
     /// The final outcome, or `nil` when the request was cancelled.
-    private func run(_ exchange: Exchange, events: TransportEvents, handle: RetryingHandle) async -> Result<Response, MoyaError>? {
+    private func run(
+        _ exchange: Exchange,
+        events: TransportEvents,
+        handle: RetryingHandle
+    ) async -> Result<Response, MoyaError>? {
         var attempt = 0
         while true {
             attempt += 1
@@ -83,10 +87,18 @@ struct InterceptingTransport: Transport {
     }
 
     /// One attempt through the base transport; `nil` when it was cancelled.
-    private func sendOnce(_ exchange: Exchange, events: TransportEvents, handle: RetryingHandle) async -> Result<Response, MoyaError>? {
+    private func sendOnce(
+        _ exchange: Exchange,
+        events: TransportEvents,
+        handle: RetryingHandle
+    ) async -> Result<Response, MoyaError>? {
         await withCheckedContinuation { continuation in
             let resume = ResumeOnce(continuation)
-            let attemptEvents = TransportEvents(wantsProgress: events.wantsProgress, progress: events.progress, completion: { resume($0) })
+            let attemptEvents = TransportEvents(
+                wantsProgress: events.wantsProgress,
+                progress: events.progress,
+                completion: { resume($0) }
+            )
             let inner = base.send(exchange, events: attemptEvents)
             handle.attemptStarted(inner, onCancelled: { resume(nil) })
         }

@@ -49,7 +49,11 @@ extension RequestLifecycle {
         }
 
         /// Adds a subscriber; `nil` once the request has finished (start a new one then).
-        mutating func addSubscriber(callback: CallbackTarget, progress: ProgressBlock?, completion: @escaping Completion) -> Int? {
+        mutating func addSubscriber(
+            callback: CallbackTarget,
+            progress: ProgressBlock?,
+            completion: @escaping Completion
+        ) -> Int? {
             guard !isFinished else { return nil }
             let id = nextID
             nextID += 1

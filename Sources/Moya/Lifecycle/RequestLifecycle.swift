@@ -123,7 +123,7 @@ final class RequestLifecycle: Sendable {
     /// that a `requestClosure` that set a timeout keeps it.
     private static func applyingTargetTimeout(to request: URLRequest, target: TargetType) -> URLRequest {
         guard let timeout = (target as? RequestPolicies)?.timeoutInterval,
-              request.timeoutInterval == URLRequest.defaultTimeoutInterval
+            request.timeoutInterval == URLRequest.defaultTimeoutInterval
         else { return request }
         var request = request
         request.timeoutInterval = timeout
@@ -146,7 +146,8 @@ final class RequestLifecycle: Sendable {
             }
         }
 
-        var transport: Transport = context.stubBehavior == .never
+        var transport: Transport =
+            context.stubBehavior == .never
             ? context.session
             : StubTransport(behavior: context.stubBehavior)
         if let interceptor = context.interceptor {
@@ -190,7 +191,11 @@ final class RequestLifecycle: Sendable {
 
     /// Runs `didReceive` (once) on the first subscriber's callback target, then each
     /// subscriber's progress, `process` and completion on its own target.
-    private func deliver(_ result: Result<Response, MoyaError>, to subscribers: [StateMachine.Subscriber], notifyPlugins: Bool) {
+    private func deliver(
+        _ result: Result<Response, MoyaError>,
+        to subscribers: [StateMachine.Subscriber],
+        notifyPlugins: Bool
+    ) {
         guard let first = subscribers.first else { return }
         let context = self.context
         let requestContext = self.requestContext
@@ -205,10 +210,22 @@ final class RequestLifecycle: Sendable {
             }
             for subscriber in subscribers {
                 if subscriber.callback.isSame(as: first.callback) {
-                    Self.complete(subscriber, with: result, lastProgress: lastProgress, context: context, requestContext: requestContext)
+                    Self.complete(
+                        subscriber,
+                        with: result,
+                        lastProgress: lastProgress,
+                        context: context,
+                        requestContext: requestContext
+                    )
                 } else {
                     subscriber.callback.execute {
-                        Self.complete(subscriber, with: result, lastProgress: lastProgress, context: context, requestContext: requestContext)
+                        Self.complete(
+                            subscriber,
+                            with: result,
+                            lastProgress: lastProgress,
+                            context: context,
+                            requestContext: requestContext
+                        )
                     }
                 }
             }

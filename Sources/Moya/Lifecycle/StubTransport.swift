@@ -25,7 +25,14 @@ struct StubTransport: Transport {
         case let .networkResponse(statusCode, data):
             return .success(Response(statusCode: statusCode, data: data, request: exchange.request, response: nil))
         case let .response(httpResponse, data):
-            return .success(Response(statusCode: httpResponse.statusCode, data: data, request: exchange.request, response: httpResponse))
+            return .success(
+                Response(
+                    statusCode: httpResponse.statusCode,
+                    data: data,
+                    request: exchange.request,
+                    response: httpResponse
+                )
+            )
         case .networkError(let error):
             return .failure(.underlying(error, nil))
         }

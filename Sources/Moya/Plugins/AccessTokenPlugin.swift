@@ -59,7 +59,7 @@ public struct AccessTokenPlugin: PluginType {
     /// Adds the `Authorization` header when the target asks for one.
     public func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {
         guard let authorizable = target as? AccessTokenAuthorizable,
-              let authorizationType = authorizable.authorizationType
+            let authorizationType = authorizable.authorizationType
         else { return request }
 
         let realTarget = (target as? MultiTarget)?.target ?? target

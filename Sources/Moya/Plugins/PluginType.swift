@@ -41,5 +41,8 @@ extension PluginType {
     public func didReceive(_ result: Result<Moya.Response, MoyaError>, target: TargetType) {}
 
     /// Returns the result unchanged.
-    public func process(_ result: Result<Moya.Response, MoyaError>, target: TargetType) -> Result<Moya.Response, MoyaError> { result }
+    public func process(
+        _ result: Result<Moya.Response, MoyaError>,
+        target: TargetType
+    ) -> Result<Moya.Response, MoyaError> { result }
 }

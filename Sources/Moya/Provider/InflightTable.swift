@@ -43,7 +43,8 @@ final class InflightTable: Sendable {
             let caller = (ticket: ticket, completion: UserValue(completion))
 
             if let existing = state.entries[endpoint],
-               let id = existing.lifecycle.addSubscriber(callback: callback, progress: progress, completion: tracked) {
+                let id = existing.lifecycle.addSubscriber(callback: callback, progress: progress, completion: tracked)
+            {
                 state.entries[endpoint]?.callers.append(caller)
                 return (existing.lifecycle, id, false)
             }
@@ -62,7 +63,7 @@ final class InflightTable: Sendable {
     private func completionReturned(_ endpoint: Endpoint, ticket: Int) {
         state.withLockedValue { state in
             guard var entry = state.entries[endpoint],
-                  let index = entry.callers.firstIndex(where: { $0.ticket == ticket })
+                let index = entry.callers.firstIndex(where: { $0.ticket == ticket })
             else { return }
             entry.callers.remove(at: index)
             state.entries[endpoint] = entry.callers.isEmpty ? nil : entry

@@ -16,19 +16,21 @@ extension MoyaProvider {
         let active = activeRequests
 
         let makeLifecycle = { () -> RequestLifecycle in
-            let lifecycle = RequestLifecycle(context: .init(
-                target: target,
-                endpoint: endpoint,
-                stubBehavior: stubBehavior,
-                plugins: self.plugins,
-                hasAsyncPlugins: self.hasAsyncPlugins,
-                session: self.session,
-                requestClosure: self.requestClosure,
-                interceptor: self.interceptor(for: target),
-                onFinish: { lifecycle in
-                    active.remove(lifecycle)
-                }
-            ))
+            let lifecycle = RequestLifecycle(
+                context: .init(
+                    target: target,
+                    endpoint: endpoint,
+                    stubBehavior: stubBehavior,
+                    plugins: self.plugins,
+                    hasAsyncPlugins: self.hasAsyncPlugins,
+                    session: self.session,
+                    requestClosure: self.requestClosure,
+                    interceptor: self.interceptor(for: target),
+                    onFinish: { lifecycle in
+                        active.remove(lifecycle)
+                    }
+                )
+            )
             active.insert(lifecycle)
             return lifecycle
         }

@@ -12,5 +12,10 @@ public protocol MoyaProviderType: AnyObject {
     associatedtype Target: TargetType
 
     /// Designated request-making method. Returns a `Cancellable` token to cancel the request later.
-    func request(_ target: Target, callbackQueue: DispatchQueue?, progress: Moya.ProgressBlock?, completion: @escaping Moya.Completion) -> Cancellable
+    func request(
+        _ target: Target,
+        callbackQueue: DispatchQueue?,
+        progress: Moya.ProgressBlock?,
+        completion: @escaping Moya.Completion
+    ) -> Cancellable
 }

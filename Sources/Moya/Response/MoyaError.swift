@@ -80,9 +80,16 @@ extension MoyaError {
 
     /// The error a cancelled request completes with, as URLSession and Moya report it.
     static var cancelled: MoyaError {
-        .underlying(NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled, userInfo: [
-            NSLocalizedDescriptionKey: "cancelled",
-        ]), nil)
+        .underlying(
+            NSError(
+                domain: NSURLErrorDomain,
+                code: NSURLErrorCancelled,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "cancelled"
+                ]
+            ),
+            nil
+        )
     }
 }
 

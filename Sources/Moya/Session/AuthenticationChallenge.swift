@@ -35,7 +35,13 @@ struct AuthenticationChallenge: Equatable {
         guard let user = credential.user, let password = credential.password else { return nil }
         let challenges = parse(headerValue)
         if let digest = challenges.first(where: { $0.scheme == "digest" && $0.digestAlgorithm != nil }) {
-            return digest.digestAuthorization(user: user, password: password, method: method, uri: uri, clientNonce: clientNonce)
+            return digest.digestAuthorization(
+                user: user,
+                password: password,
+                method: method,
+                uri: uri,
+                clientNonce: clientNonce
+            )
         }
         if challenges.contains(where: { $0.scheme == "basic" }) {
             return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
@@ -62,12 +68,20 @@ struct AuthenticationChallenge: Equatable {
         DigestAlgorithm(rawValue: (parameters["algorithm"] ?? "MD5").uppercased())
     }
 
-    private func digestAuthorization(user: String, password: String, method: String, uri: String, clientNonce: String) -> String? {
+    private func digestAuthorization(
+        user: String,
+        password: String,
+        method: String,
+        uri: String,
+        clientNonce: String
+    ) -> String? {
         guard let algorithm = digestAlgorithm, let nonce = parameters["nonce"] else { return nil }
         let realm = parameters["realm"] ?? ""
         let ha1 = algorithm.hash("\(user):\(realm):\(password)")
         let ha2 = algorithm.hash("\(method):\(uri)")
-        let offersAuth = (parameters["qop"] ?? "").split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "auth" }
+        let offersAuth = (parameters["qop"] ?? "").split(separator: ",").contains {
+            $0.trimmingCharacters(in: .whitespaces) == "auth"
+        }
         let nonceCount = "00000001"
 
         var fields = [
@@ -110,7 +124,9 @@ private struct ChallengeScanner {
     }
 
     mutating func skipSeparators() {
-        while index < characters.count, characters[index] == " " || characters[index] == "," || characters[index] == "\t" {
+        while index < characters.count,
+            characters[index] == " " || characters[index] == "," || characters[index] == "\t"
+        {
             index += 1
         }
     }

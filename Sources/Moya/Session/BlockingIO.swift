@@ -10,7 +10,10 @@ enum BlockingIO {
         MultiThreadedEventLoopGroup.singleton.any()
     }
 
-    static func run<T: Sendable>(on eventLoop: EventLoop, _ work: @escaping @Sendable () throws -> T) -> EventLoopFuture<T> {
+    static func run<T: Sendable>(
+        on eventLoop: EventLoop,
+        _ work: @escaping @Sendable () throws -> T
+    ) -> EventLoopFuture<T> {
         NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop, work)
     }
 }

@@ -24,7 +24,7 @@ enum HTTPRequestConversion {
         body: HTTPClient.Body?
     ) throws -> HTTPClient.Request {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host?.isEmpty == false
+            url.host?.isEmpty == false
         else {
             throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
         }
@@ -71,6 +71,11 @@ enum HTTPRequestConversion {
                 fields[name] = value
             }
         }
-        return HTTPURLResponse(url: url, statusCode: Int(head.status.code), httpVersion: "\(head.version)", headerFields: fields)
+        return HTTPURLResponse(
+            url: url,
+            statusCode: Int(head.status.code),
+            httpVersion: "\(head.version)",
+            headerFields: fields
+        )
     }
 }

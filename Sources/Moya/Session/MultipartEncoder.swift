@@ -10,7 +10,8 @@ struct MultipartEncoder {
     /// A random boundary, or the one the request's `Content-Type` already names.
     static func boundary(forContentType contentType: String?) -> String {
         if let contentType, contentType.lowercased().hasPrefix("multipart/form-data"),
-           let range = contentType.range(of: "boundary=", options: .caseInsensitive) {
+            let range = contentType.range(of: "boundary=", options: .caseInsensitive)
+        {
             let value = contentType[range.upperBound...].split(separator: ";").first.map(String.init) ?? ""
             let trimmed = value.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
             if !trimmed.isEmpty { return trimmed }

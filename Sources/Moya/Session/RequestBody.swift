@@ -40,7 +40,10 @@ struct RequestBody: Sendable {
         }
     }
 
-    private static func write(_ segments: ArraySlice<Segment>, to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+    private static func write(
+        _ segments: ArraySlice<Segment>,
+        to writer: HTTPClient.Body.StreamWriter
+    ) -> EventLoopFuture<Void> {
         guard let segment = segments.first else {
             return BlockingIO.eventLoop.makeSucceededVoidFuture()
         }
@@ -57,14 +60,24 @@ struct RequestBody: Sendable {
         return written.flatMap { write(rest, to: writer) }
     }
 
-    private static func writeFile(_ url: URL, length: UInt64, to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
-        BlockingIO.run(on: BlockingIO.eventLoop) { SequentialReader(source: .file(try UploadableFile.openForReading(url))) }
-            .flatMap { reader in
-                writeChunks(from: reader, remaining: length, to: writer).always { _ in reader.close() }
-            }
+    private static func writeFile(
+        _ url: URL,
+        length: UInt64,
+        to writer: HTTPClient.Body.StreamWriter
+    ) -> EventLoopFuture<Void> {
+        BlockingIO.run(on: BlockingIO.eventLoop) {
+            SequentialReader(source: .file(try UploadableFile.openForReading(url)))
+        }
+        .flatMap { reader in
+            writeChunks(from: reader, remaining: length, to: writer).always { _ in reader.close() }
+        }
     }
 
-    private static func writeChunks(from reader: SequentialReader, remaining: UInt64, to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+    private static func writeChunks(
+        from reader: SequentialReader,
+        remaining: UInt64,
+        to writer: HTTPClient.Body.StreamWriter
+    ) -> EventLoopFuture<Void> {
         let loop = BlockingIO.eventLoop
         guard remaining > 0 else { return loop.makeSucceededVoidFuture() }
         let count = Int(min(UInt64(chunkSize), remaining))

@@ -143,7 +143,8 @@ extension Session {
             let system = "Apple"
             #endif
             let version = ProcessInfo.processInfo.operatingSystemVersion
-            return "\(executable) (\(system) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)) Moya/15.0.3"
+            return
+                "\(executable) (\(system) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)) Moya/15.0.3"
         }
 
         /// The client configuration for every host, or for one pinned host.

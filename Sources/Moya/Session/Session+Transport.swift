@@ -82,7 +82,9 @@ extension Session: Transport {
                         events.completion(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
                     case .failure(let error):
                         try? FileManager.default.removeItem(at: download.url)
-                        events.completion(.failure(.underlying(error, Self.response(for: outcome, request: request, fileURL: nil))))
+                        events.completion(
+                            .failure(.underlying(error, Self.response(for: outcome, request: request, fileURL: nil)))
+                        )
                     }
                 }
             case .failure(let error):
@@ -92,7 +94,9 @@ extension Session: Transport {
                 if ConnectionWait.isPoolTimeout(error) {
                     guard wait.mayWaitAgain() else {
                         let limit = self.configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
-                        events.completion(.failure(.underlying(wait.timeoutError(url: request.url, connectionLimit: limit), nil)))
+                        events.completion(
+                            .failure(.underlying(wait.timeoutError(url: request.url, connectionLimit: limit), nil))
+                        )
                         return
                     }
                     self.start(exchange, authorization: authorization, events: events, handle: handle, wait: wait)
@@ -106,7 +110,7 @@ extension Session: Transport {
     /// The `Authorization` answering a `401` challenge, when a credential was attached.
     private static func challengeAnswer(for outcome: TransferDelegate.Outcome, exchange: Exchange) -> String? {
         guard outcome.head.status.code == 401, let credential = exchange.requestType.credential,
-              let url = exchange.request.url
+            let url = exchange.request.url
         else { return nil }
         let challenges = outcome.head.headers["WWW-Authenticate"].joined(separator: ", ")
         guard !challenges.isEmpty else { return nil }
@@ -133,7 +137,8 @@ extension Session: Transport {
         return .nanoseconds(Int64(nanoseconds))
     }
 
-    private static func response(for outcome: TransferDelegate.Outcome, request: URLRequest, fileURL: URL?) -> Response {
+    private static func response(for outcome: TransferDelegate.Outcome, request: URLRequest, fileURL: URL?) -> Response
+    {
         Response(
             head: outcome.head,
             url: outcome.url,
@@ -167,9 +172,14 @@ struct PreparedTransfer {
             }
             reportsUploadProgress = true
         case .uploadMultipart(let parts), .uploadCompositeMultipart(let parts, _):
-            try Endpoint.checkMultipartCanBeSent(parts, method: urlRequest.httpMethod ?? exchange.endpoint.method.rawValue)
+            try Endpoint.checkMultipartCanBeSent(
+                parts,
+                method: urlRequest.httpMethod ?? exchange.endpoint.method.rawValue
+            )
             let encoder = MultipartEncoder(
-                boundary: MultipartEncoder.boundary(forContentType: urlRequest.value(forHTTPHeaderField: "Content-Type"))
+                boundary: MultipartEncoder.boundary(
+                    forContentType: urlRequest.value(forHTTPHeaderField: "Content-Type")
+                )
             )
             urlRequest.setValue(encoder.contentType, forHTTPHeaderField: "Content-Type")
             do {
@@ -186,13 +196,18 @@ struct PreparedTransfer {
         }
 
         uploadLength = body.map { Int64($0.length) }
-        request = try HTTPRequestConversion.makeRequest(urlRequest, sessionHeaders: sessionHeaders, body: body?.makeClientBody())
+        request = try HTTPRequestConversion.makeRequest(
+            urlRequest,
+            sessionHeaders: sessionHeaders,
+            body: body?.makeClientBody()
+        )
     }
 }
 
 /// Moves a finished download into place, as its destination asks.
 enum DownloadMover {
-    static func move(_ file: URL, for outcome: TransferDelegate.Outcome, destination: DownloadDestination) throws -> URL {
+    static func move(_ file: URL, for outcome: TransferDelegate.Outcome, destination: DownloadDestination) throws -> URL
+    {
         guard let httpResponse = HTTPRequestConversion.makeHTTPURLResponse(outcome.head, url: outcome.url) else {
             throw TransferError.noResponseHead
         }
@@ -204,10 +219,14 @@ enum DownloadMover {
         if options.contains(.removePreviousFile), let existing = try? manager.attributesOfItem(atPath: target.path) {
             // A server-chosen name must never cost the user a directory (see `SafeFileName`).
             if options.contains(.neverReplaceDirectory), existing[.type] as? FileAttributeType == .typeDirectory {
-                throw CocoaError(.fileWriteFileExists, userInfo: [
-                    NSFilePathErrorKey: target.path,
-                    NSLocalizedDescriptionKey: "The download was not saved: \(target.path) is a directory, and a server-suggested name never replaces one.",
-                ])
+                throw CocoaError(
+                    .fileWriteFileExists,
+                    userInfo: [
+                        NSFilePathErrorKey: target.path,
+                        NSLocalizedDescriptionKey:
+                            "The download was not saved: \(target.path) is a directory, and a server-suggested name never replaces one.",
+                    ]
+                )
             }
             try manager.removeItem(at: target)
         }

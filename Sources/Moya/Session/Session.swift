@@ -33,7 +33,10 @@ public final class Session: Sendable {
     public init(configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
         self.configuration = configuration
         self.interceptor = interceptor
-        self.httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration.makeClientConfiguration())
+        self.httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: configuration.makeClientConfiguration()
+        )
         self.ownsClient = true
         self.pinnedClients = Self.makePinnedClients(configuration)
     }
@@ -42,7 +45,11 @@ public final class Session: Sendable {
     ///
     /// Only the session-level settings of `configuration` apply (default headers, per-request
     /// timeouts); the client keeps its own.
-    public init(httpClient: HTTPClient, configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
+    public init(
+        httpClient: HTTPClient,
+        configuration: Configuration = Configuration(),
+        interceptor: RequestInterceptor? = nil
+    ) {
         self.configuration = configuration
         self.interceptor = interceptor
         self.httpClient = httpClient

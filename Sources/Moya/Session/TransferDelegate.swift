@@ -120,10 +120,18 @@ final class TransferDelegate: HTTPClientResponseDelegate {
             }
             guard let idleUntil else { return }
             let now = NIODeadline.now()
-            if let requestDeadline = self.requestDeadline, let requestTimeout = self.requestTimeout, requestDeadline <= now {
-                task.fail(reason: TransferTimeout(limit: .wholeRequest, seconds: Double(requestTimeout.nanoseconds) / 1e9).asURLError)
+            if let requestDeadline = self.requestDeadline, let requestTimeout = self.requestTimeout,
+                requestDeadline <= now
+            {
+                task.fail(
+                    reason: TransferTimeout(limit: .wholeRequest, seconds: Double(requestTimeout.nanoseconds) / 1e9)
+                        .asURLError
+                )
             } else if idleUntil <= now {
-                task.fail(reason: TransferTimeout(limit: .idle, seconds: Double(self.idleTimeout.nanoseconds) / 1e9).asURLError)
+                task.fail(
+                    reason: TransferTimeout(limit: .idle, seconds: Double(self.idleTimeout.nanoseconds) / 1e9)
+                        .asURLError
+                )
             } else {
                 self.scheduleTimeoutCheck(task, at: self.nextCheck(idleUntil: idleUntil))
             }
@@ -212,7 +220,10 @@ final class TransferDelegate: HTTPClientResponseDelegate {
                 return (nil, state.downloaded, state.expectedLength)
             }
             defer { state.unwritten = ByteBuffer() }
-            return (FileBlock(writer: FileWriter(handle: handle), bytes: state.unwritten), state.downloaded, state.expectedLength)
+            return (
+                FileBlock(writer: FileWriter(handle: handle), bytes: state.unwritten), state.downloaded,
+                state.expectedLength
+            )
         }
         if uploadLength == nil, wantsProgress() {
             let progress = Progress(totalUnitCount: expected)
@@ -249,7 +260,10 @@ final class TransferDelegate: HTTPClientResponseDelegate {
                 state.unwritten = ByteBuffer()
             }
             guard let file = state.temporaryFile, let handle = state.fileHandle else { return nil }
-            return DownloadedFile(url: file, last: FileBlock(writer: FileWriter(handle: handle), bytes: state.unwritten))
+            return DownloadedFile(
+                url: file,
+                last: FileBlock(writer: FileWriter(handle: handle), bytes: state.unwritten)
+            )
         }
         return Outcome(head: head, url: url ?? URL(fileURLWithPath: "/"), body: body, download: download)
     }
@@ -357,8 +371,12 @@ struct TransferTimeout {
         case .wholeRequest:
             reason = "it did not finish within \(seconds) seconds (the whole-request timeout)"
         }
-        return NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut, userInfo: [
-            NSLocalizedDescriptionKey: "The request timed out: \(reason).",
-        ])
+        return NSError(
+            domain: NSURLErrorDomain,
+            code: NSURLErrorTimedOut,
+            userInfo: [
+                NSLocalizedDescriptionKey: "The request timed out: \(reason)."
+            ]
+        )
     }
 }

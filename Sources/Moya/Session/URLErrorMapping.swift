@@ -52,7 +52,9 @@ enum URLErrorMapping {
         case ChannelError.connectTimeout:
             return (NSURLErrorTimedOut, "The connection timed out.")
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
-            return (NSURLErrorServerCertificateUntrusted, "The server's certificate is not valid for this host: \(error).")
+            return (
+                NSURLErrorServerCertificateUntrusted, "The server's certificate is not valid for this host: \(error)."
+            )
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return classifyTLS(error)
         default:
@@ -63,7 +65,9 @@ enum URLErrorMapping {
     private static func classify(_ error: HTTPClientError) -> (code: Int, description: String)? {
         switch error {
         case .remoteConnectionClosed:
-            return (NSURLErrorNetworkConnectionLost, "The server closed the connection before the response was complete.")
+            return (
+                NSURLErrorNetworkConnectionLost, "The server closed the connection before the response was complete."
+            )
         case .readTimeout, .writeTimeout, .connectTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
             .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
             return (NSURLErrorTimedOut, "The request timed out (\(error)).")
@@ -81,7 +85,9 @@ enum URLErrorMapping {
     private static func classify(errno code: Int32) -> (code: Int, description: String)? {
         switch code {
         case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH:
-            return (NSURLErrorCannotConnectToHost, "Could not connect to the server (\(String(cString: strerror(code)))).")
+            return (
+                NSURLErrorCannotConnectToHost, "Could not connect to the server (\(String(cString: strerror(code))))."
+            )
         case ECONNRESET, EPIPE, ENOTCONN, ECONNABORTED:
             return (NSURLErrorNetworkConnectionLost, "The connection was lost (\(String(cString: strerror(code)))).")
         case ETIMEDOUT:

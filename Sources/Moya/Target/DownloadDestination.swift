@@ -32,7 +32,9 @@ public enum DownloadRequest {
     }
 
     /// A closure that returns where a downloaded file goes and how to move it there.
-    public typealias Destination = (_ temporaryURL: URL, _ response: HTTPURLResponse) -> (destinationURL: URL, options: Options)
+    public typealias Destination = (_ temporaryURL: URL, _ response: HTTPURLResponse) -> (
+        destinationURL: URL, options: Options
+    )
 
     /// A destination in a system directory, named after the response's suggested file name.
     ///
@@ -51,7 +53,8 @@ public enum DownloadRequest {
         options: Options = []
     ) -> Destination {
         { temporaryURL, response in
-            let directoryURL = FileManager.default.urls(for: directory, in: domain).first
+            let directoryURL =
+                FileManager.default.urls(for: directory, in: domain).first
                 ?? temporaryURL.deletingLastPathComponent()
             return suggestedDestination(in: directoryURL, options: options)(temporaryURL, response)
         }
@@ -61,7 +64,9 @@ public enum DownloadRequest {
     static func suggestedDestination(in directoryURL: URL, options: Options) -> Destination {
         { _, response in
             let fileName = SafeFileName.make(from: response.suggestedFilename)
-            return (directoryURL.appendingPathComponent(fileName, isDirectory: false), options.union(.neverReplaceDirectory))
+            return (
+                directoryURL.appendingPathComponent(fileName, isDirectory: false), options.union(.neverReplaceDirectory)
+            )
         }
     }
 }

@@ -26,7 +26,11 @@ public enum Task {
     /// A request's body set with encoded parameters, combined with URL parameters.
     ///
     /// A `URLEncoding` used as `bodyEncoding` must have the `.httpBody` destination.
-    case requestCompositeParameters(bodyParameters: [String: Any], bodyEncoding: ParameterEncoding, urlParameters: [String: Any])
+    case requestCompositeParameters(
+        bodyParameters: [String: Any],
+        bodyEncoding: ParameterEncoding,
+        urlParameters: [String: Any]
+    )
 
     /// A file upload task, streamed from disk.
     case uploadFile(URL)

@@ -72,7 +72,11 @@ extension GitHub: TargetType, AccessTokenAuthorizable {
                 MultipartFormData(provider: .file(notes), name: "notes", mimeType: "text/plain"),
             ])
         case .download(let bytes, let destination):
-            return .downloadParameters(parameters: ["bytes": bytes], encoding: URLEncoding.queryString, destination: destination)
+            return .downloadParameters(
+                parameters: ["bytes": bytes],
+                encoding: URLEncoding.queryString,
+                destination: destination
+            )
         case .flaky(_, let failures):
             return .requestParameters(parameters: ["failures": failures], encoding: URLEncoding.queryString)
         case .refreshToken(let refreshToken):
@@ -112,6 +116,7 @@ extension GitHub: TargetType, AccessTokenAuthorizable {
 extension String {
     /// The string escaped for use as one path component.
     var urlEscaped: String {
-        addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? self
+        addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? self
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import NIOCore
 
 /// The embedded server's routes: GitHub's `/zen` and `/users`, and the ones the later steps need.
@@ -42,7 +42,8 @@ enum DemoRoutes {
     private static func addTransferRoutes(to router: Router<BasicRequestContext>) {
         router.post("uploads") { request, _ -> Response in
             guard let contentType = request.headers[.contentType],
-                  let boundary = MultipartFieldNames.boundary(inContentType: contentType) else {
+                let boundary = MultipartFieldNames.boundary(inContentType: contentType)
+            else {
                 return Response(status: .badRequest)
             }
             var body = Data()
@@ -50,7 +51,10 @@ enum DemoRoutes {
                 body.append(contentsOf: chunk.readableBytesView)
                 guard body.count <= maximumUploadBytes else { return Response(status: .contentTooLarge) }
             }
-            let receipt = UploadReceipt(bytes: body.count, parts: MultipartFieldNames.names(in: body, boundary: boundary))
+            let receipt = UploadReceipt(
+                bytes: body.count,
+                parts: MultipartFieldNames.names(in: body, boundary: boundary)
+            )
             return try json(receipt)
         }
         router.get("downloads/large") { request, _ -> Response in

@@ -1,11 +1,12 @@
+import CombineMoya
+import Foundation
+import Moya
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import CombineMoya
-import Foundation
-import Moya
 
 extension DemoSteps {
     /// Concurrent async/await requests, then the same provider through Combine.
@@ -29,12 +30,16 @@ extension DemoSteps {
         let (decoded, zenResponse) = try await (user, zen)
         context.say("async let: \(decoded.login) and \(zenResponse.statusCode) from /zen, sent together")
 
-        let text = try await DemoSteps.firstValue(of: provider.requestPublisher(.zen, callbackQueue: context.callbackQueue).mapString())
+        let text = try await DemoSteps.firstValue(
+            of: provider.requestPublisher(.zen, callbackQueue: context.callbackQueue).mapString()
+        )
         context.say("Combine: \"\(text)\"")
     }
 
     /// The first value a publisher emits, awaited; the subscription lives until then.
-    private static func firstValue<Output: Sendable>(of publisher: AnyPublisher<Output, MoyaError>) async throws -> Output {
+    private static func firstValue<Output: Sendable>(
+        of publisher: AnyPublisher<Output, MoyaError>
+    ) async throws -> Output {
         var subscription: AnyCancellable?
         defer { subscription?.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
@@ -48,7 +53,9 @@ extension DemoSteps {
                     case .failure(let error):
                         continuation.resume(throwing: error)
                     case .finished:
-                        continuation.resume(throwing: MoyaError.requestMapping("The publisher finished without a value."))
+                        continuation.resume(
+                            throwing: MoyaError.requestMapping("The publisher finished without a value.")
+                        )
                     }
                 },
                 receiveValue: { value in

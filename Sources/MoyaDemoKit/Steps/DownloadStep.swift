@@ -35,7 +35,9 @@ extension DemoSteps {
         let clock = ContinuousClock()
         let start = clock.now
         var response: Response?
-        for try await event in provider.requestWithProgress(.download(bytes: context.downloadBytes, destination: destination)) {
+        for try await event in provider.requestWithProgress(
+            .download(bytes: context.downloadBytes, destination: destination)
+        ) {
             if let progress = event.progressObject {
                 bar.update(completed: progress.completedUnitCount, total: progress.totalUnitCount)
             }

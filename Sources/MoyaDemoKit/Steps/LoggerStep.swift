@@ -17,12 +17,16 @@ extension DemoSteps {
             """,
         needsEmbeddedServer: true
     ) { context in
-        let logger = NetworkLoggerPlugin(configuration: .init(
-            // Without the default entry's date, so that lines fit the terminal.
-            formatter: .init(entry: { identifier, message, _ in "\(identifier): \(message)" }),
-            output: { _, items in items.forEach { context.say($0) } },
-            logOptions: .verbose
-        ))
+        let logger = NetworkLoggerPlugin(
+            configuration: .init(
+                // Without the default entry's date, so that lines fit the terminal.
+                formatter: .init(entry: { identifier, message, _ in "\(identifier): \(message)" }),
+                output: { _, items in
+                    for item in items { context.say(item) }
+                },
+                logOptions: .verbose
+            )
+        )
         let token = AccessTokenPlugin { _ in DemoConfiguration.accessToken }
         let provider = MoyaProvider<GitHub>(plugins: [token, logger])
         let response = try await provider.request(.me)

@@ -18,7 +18,8 @@ extension DemoSteps {
     ) { context in
         let provider = MoyaProvider<GitHub>()
         let response = try await provider.request(.userRepositories("moya"))
-        guard let url = response.request?.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+        guard let url = response.request?.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
             throw DemoStepError("The response does not name its request's URL.")
         }
         context.say("sent: GET \(components.path)?\(components.query ?? "")")

@@ -35,6 +35,8 @@ extension DemoSteps {
         guard authenticator.refreshCount == 1 else {
             throw DemoStepError("The token was refreshed \(authenticator.refreshCount) times, not once.")
         }
-        context.say("\(answers.count) requests answered 200 after 1 refresh: \(answers[0].repositories.joined(separator: ", "))")
+        context.say(
+            "\(answers.count) requests answered 200 after 1 refresh: \(answers[0].repositories.joined(separator: ", "))"
+        )
     }
 }

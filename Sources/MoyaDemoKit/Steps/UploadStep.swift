@@ -27,10 +27,15 @@ extension DemoSteps {
         defer { try? FileManager.default.removeItem(at: notesURL) }
 
         let provider = MoyaProvider<GitHub>()
-        let receipt = try await provider.request(.upload(title: "Release notes", notes: notesURL), as: UploadReceipt.self)
+        let receipt = try await provider.request(
+            .upload(title: "Release notes", notes: notesURL),
+            as: UploadReceipt.self
+        )
         guard receipt.parts == ["title", "notes"] else {
             throw DemoStepError("The server received the parts \(receipt.parts), not title and notes.")
         }
-        context.say("the server received \(receipt.bytes) bytes in \(receipt.parts.count) parts: \(receipt.parts.joined(separator: ", "))")
+        context.say(
+            "the server received \(receipt.bytes) bytes in \(receipt.parts.count) parts: \(receipt.parts.joined(separator: ", "))"
+        )
     }
 }

@@ -73,9 +73,13 @@ public struct FixtureError: Error, LocalizedError, CustomNSError, Sendable, Equa
         }
         let nsError = error as NSError
         guard nsError.domain == Self.errorDomain, let kind = Kind(rawValue: nsError.code),
-              let path = nsError.userInfo[NSFilePathErrorKey] as? String
+            let path = nsError.userInfo[NSFilePathErrorKey] as? String
         else { return nil }
-        self.init(kind: kind, fileURL: URL(fileURLWithPath: path), reason: nsError.userInfo[Self.reasonKey] as? String ?? "")
+        self.init(
+            kind: kind,
+            fileURL: URL(fileURLWithPath: path),
+            reason: nsError.userInfo[Self.reasonKey] as? String ?? ""
+        )
     }
 }
 

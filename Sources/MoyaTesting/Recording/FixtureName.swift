@@ -43,7 +43,12 @@ struct FixtureName: Hashable, Sendable {
     }
 
     /// What tells two requests apart, written out as bytes to hash.
-    private static func identity(of request: URLRequest, method: String, target: TargetType, redaction: Redaction) -> Data {
+    private static func identity(
+        of request: URLRequest,
+        method: String,
+        target: TargetType,
+        redaction: Redaction
+    ) -> Data {
         var text = method + "\n"
         if let url = request.url {
             text += canonicalPathAndQuery(redaction.redact(url: url))
@@ -72,7 +77,7 @@ struct FixtureName: Hashable, Sendable {
     /// JSON is re-serialised with sorted keys: dictionary order changes from run to run.
     private static func canonicalBody(_ body: Data) -> Data {
         guard let json = try? JSONSerialization.jsonObject(with: body, options: []),
-              let sorted = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+            let sorted = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
         else { return body }
         return sorted
     }
@@ -117,7 +122,8 @@ struct FixtureName: Hashable, Sendable {
     private static func sanitize(_ text: String, fallback: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
-            let keep = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            let keep =
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
             if keep {
                 result.unicodeScalars.append(scalar)
             } else if !result.hasSuffix("_") {

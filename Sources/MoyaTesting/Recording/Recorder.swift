@@ -74,7 +74,9 @@ public final class Recorder: Sendable {
     /// - Parameter base: The endpoint closure to wrap; the endpoint it returns is kept, only its
     ///   sample response changes.
     public func endpointClosure<Target: TargetType>(
-        wrapping base: @escaping MoyaProvider<Target>.EndpointClosure = { MoyaProvider<Target>.defaultEndpointMapping(for: $0) }
+        wrapping base: @escaping MoyaProvider<Target>.EndpointClosure = {
+            MoyaProvider<Target>.defaultEndpointMapping(for: $0)
+        }
     ) -> MoyaProvider<Target>.EndpointClosure {
         { [self] target in
             let endpoint = base(target)
@@ -95,7 +97,9 @@ public final class Recorder: Sendable {
     ///     `endpointClosure(wrapping:)`), needed to find a target's fixture.
     ///   - behavior: How replayed requests are answered: `.immediate` or `.delayed(seconds:)`.
     public func stubClosure<Target: TargetType>(
-        endpointClosure base: @escaping MoyaProvider<Target>.EndpointClosure = { MoyaProvider<Target>.defaultEndpointMapping(for: $0) },
+        endpointClosure base: @escaping MoyaProvider<Target>.EndpointClosure = {
+            MoyaProvider<Target>.defaultEndpointMapping(for: $0)
+        },
         behavior: StubBehavior = .immediate
     ) -> MoyaProvider<Target>.StubClosure {
         { [self] target in
@@ -115,7 +119,9 @@ public final class Recorder: Sendable {
     /// builds no request.
     public func fixtureURL<Target: TargetType>(
         for target: Target,
-        endpointClosure base: MoyaProvider<Target>.EndpointClosure = { MoyaProvider<Target>.defaultEndpointMapping(for: $0) }
+        endpointClosure base: MoyaProvider<Target>.EndpointClosure = {
+            MoyaProvider<Target>.defaultEndpointMapping(for: $0)
+        }
     ) -> URL? {
         fixtureName(for: target, endpointClosure: base).map(store.fileURL(for:))
     }
@@ -130,20 +136,27 @@ public final class Recorder: Sendable {
 
     /// The fixture as a sample response, or the error naming the file that is missing.
     private func sampleResponse(for name: FixtureName, request: URLRequest) -> EndpointSampleResponse {
-        let description = "\(request.httpMethod ?? "GET") \(request.url.map { redaction.redact(url: $0).absoluteString } ?? "")"
+        let description =
+            "\(request.httpMethod ?? "GET") \(request.url.map { redaction.redact(url: $0).absoluteString } ?? "")"
         do {
             let fixture = try store.read(name, for: description)
             guard let body = Fixture.decode(body: fixture.response.body, encoding: fixture.response.bodyEncoding) else {
-                let error = FixtureError(kind: .unreadable, fileURL: store.fileURL(for: name), reason: "the body is not valid base64")
+                let error = FixtureError(
+                    kind: .unreadable,
+                    fileURL: store.fileURL(for: name),
+                    reason: "the body is not valid base64"
+                )
                 return .networkError(error.nsError)
             }
             let url = request.url ?? store.fileURL(for: name)
-            guard let response = HTTPURLResponse(
-                url: url,
-                statusCode: fixture.response.statusCode,
-                httpVersion: "HTTP/1.1",
-                headerFields: fixture.response.headers
-            ) else {
+            guard
+                let response = HTTPURLResponse(
+                    url: url,
+                    statusCode: fixture.response.statusCode,
+                    httpVersion: "HTTP/1.1",
+                    headerFields: fixture.response.headers
+                )
+            else {
                 return .networkResponse(fixture.response.statusCode, body)
             }
             return .response(response, body)

@@ -24,13 +24,14 @@ struct RecorderPlugin: PluginType {
 
     func process(_ result: Result<Moya.Response, MoyaError>, target: TargetType) -> Result<Moya.Response, MoyaError> {
         guard let response = Self.response(in: result) else { return result }
-        if let failure = recorder.pendingFailures.withLockedValue({ $0.removeValue(forKey: ObjectIdentifier(response)) }) {
+        if let failure = recorder.pendingFailures.withLockedValue({ $0.removeValue(forKey: ObjectIdentifier(response)) }
+        ) {
             return .failure(.underlying(failure, response))
         }
         // The network path moves every successful download to its destination and reports
         // where; a download answered from a fixture has no file yet.
         guard recorder.mode != .record, case .success = result, response.fileURL == nil,
-              let destination = Self.downloadDestination(of: target.task)
+            let destination = Self.downloadDestination(of: target.task)
         else { return result }
         do {
             try ReplayedDownload.place(response, at: destination)
@@ -40,25 +41,42 @@ struct RecorderPlugin: PluginType {
         }
     }
 
-    private func makeFixture(response: Moya.Response, request: URLRequest, name: FixtureName) throws(FixtureError) -> Fixture {
+    private func makeFixture(
+        response: Moya.Response,
+        request: URLRequest,
+        name: FixtureName
+    ) throws(FixtureError) -> Fixture {
         let redaction = recorder.redaction
         var body = response.data
         if let file = response.fileURL {
             do {
                 body = try Data(contentsOf: file)
             } catch {
-                throw FixtureError(kind: .unwritable, fileURL: recorder.store.fileURL(for: name), reason: "the downloaded file cannot be read: \(error)")
+                throw FixtureError(
+                    kind: .unwritable,
+                    fileURL: recorder.store.fileURL(for: name),
+                    reason: "the downloaded file cannot be read: \(error)"
+                )
             }
         }
         var responseHeaders = Self.headers(of: response.response)
-        let redactedBody = redaction.redact(body: body, contentType: Self.value(of: "Content-Type", in: responseHeaders))
-        if redactedBody != body, let lengthHeader = responseHeaders.keys.first(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
+        let redactedBody = redaction.redact(
+            body: body,
+            contentType: Self.value(of: "Content-Type", in: responseHeaders)
+        )
+        if redactedBody != body,
+            let lengthHeader = responseHeaders.keys.first(where: {
+                $0.caseInsensitiveCompare("Content-Length") == .orderedSame
+            })
+        {
             // The replayed body is the redacted one: its length must agree with it.
             responseHeaders[lengthHeader] = String(redactedBody.count)
         }
         let responseBody = Fixture.encode(body: redactedBody)
         let requestBody = request.httpBody.map {
-            Fixture.encode(body: redaction.redact(body: $0, contentType: request.value(forHTTPHeaderField: "Content-Type")))
+            Fixture.encode(
+                body: redaction.redact(body: $0, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+            )
         }
         return Fixture(
             request: .init(

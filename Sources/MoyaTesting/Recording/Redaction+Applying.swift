@@ -30,7 +30,8 @@ extension Redaction {
             components.password = placeholder
         }
         if let items = components.percentEncodedQueryItems, !redactedParameterNames.isEmpty {
-            let encodedPlaceholder = placeholder.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? ""
+            let encodedPlaceholder =
+                placeholder.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? ""
             components.percentEncodedQueryItems = items.map { item in
                 guard isSecretParameter(item.name) else { return item }
                 return URLQueryItem(name: item.name, value: encodedPlaceholder)
@@ -43,14 +44,16 @@ extension Redaction {
     /// unchanged when there is nothing to replace, so a fixture keeps the body as it was sent.
     func redact(body: Data, contentType: String?) -> Data {
         if !redactedFieldNames.isEmpty,
-           let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
-           json is [String: Any] || json is [Any] {
+            let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+            json is [String: Any] || json is [Any]
+        {
             let (redacted, changed) = redact(json: json)
             guard changed else { return body }
             return (try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys])) ?? body
         }
         if !redactedParameterNames.isEmpty, contentType?.lowercased().contains("x-www-form-urlencoded") == true,
-           let text = String(data: body, encoding: .utf8) {
+            let text = String(data: body, encoding: .utf8)
+        {
             return Data(redact(form: text).utf8)
         }
         return body
@@ -94,7 +97,8 @@ extension Redaction {
     }
 
     private func isSecretParameter(_ encodedName: String) -> Bool {
-        let name = (encodedName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? encodedName).lowercased()
+        let name = (encodedName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? encodedName)
+            .lowercased()
         return redactedParameterNames.contains(name)
     }
 }

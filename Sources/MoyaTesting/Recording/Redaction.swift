@@ -10,7 +10,9 @@ import Foundation
 /// is found again when the test runs with another one, or with none.
 public struct Redaction: Sendable, Equatable {
     /// The headers whose values never reach a fixture, whatever else is named.
-    public static let alwaysRedactedHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
+    public static let alwaysRedactedHeaders: Set<String> = [
+        "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
+    ]
 
     /// Extra header names whose values are replaced, in requests and responses.
     public var headers: Set<String>

@@ -10,8 +10,14 @@ enum ReplayedDownload {
         try response.data.write(to: temporary)
         defer { try? manager.removeItem(at: temporary) }
 
-        let httpResponse = response.response
-            ?? HTTPURLResponse(url: response.request?.url ?? temporary, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: nil)
+        let httpResponse =
+            response.response
+            ?? HTTPURLResponse(
+                url: response.request?.url ?? temporary,
+                statusCode: response.statusCode,
+                httpVersion: "HTTP/1.1",
+                headerFields: nil
+            )
         guard let httpResponse else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
         }

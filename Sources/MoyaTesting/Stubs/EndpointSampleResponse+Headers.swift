@@ -17,7 +17,12 @@ extension EndpointSampleResponse {
         url: URL? = nil
     ) -> EndpointSampleResponse {
         guard let url = url ?? URL(string: "http://localhost/"),
-              let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+            let response = HTTPURLResponse(
+                url: url,
+                statusCode: statusCode,
+                httpVersion: "HTTP/1.1",
+                headerFields: headers
+            )
         else {
             return .networkResponse(statusCode, data)
         }

@@ -1,10 +1,11 @@
+import Foundation
+import Moya
+
 #if canImport(Combine)
 import Combine
 #else
 import OpenCombine
 #endif
-import Foundation
-import Moya
 
 /// How a recorded publisher ended.
 enum Ending {
@@ -128,7 +129,7 @@ final class Recorder<Input>: Subscriber, @unchecked Sendable {
             waiters.removeAll { $0.condition(self) }
             return ready
         }
-        ready.forEach { $0.resume() }
+        for continuation in ready { continuation.resume() }
     }
 }
 

@@ -24,7 +24,7 @@ final class RequestCounter: PluginType, @unchecked Sendable {
             defer { waiters = [] }
             return waiters
         }
-        ready.forEach { $0.resume() }
+        for continuation in ready { continuation.resume() }
     }
 
     /// Waits until the provider has received a result.

@@ -90,7 +90,10 @@ struct RequestRecorderTests {
         _ = try await provider.request(.search(term: "swift"))
 
         #expect(requests.requests.map { $0.header("Authorization") } == ["Bearer t0ken", nil])
-        #expect(requests.last?.header("User-Agent")?.isEmpty == false, "the session's default headers are part of what was sent")
+        #expect(
+            requests.last?.header("User-Agent")?.isEmpty == false,
+            "the session's default headers are part of what was sent"
+        )
     }
 
     @Test func capturesQueryParameters() async throws {
@@ -135,7 +138,10 @@ struct RequestRecorderTests {
     @Test func capturesRequestsSentOverTheNetwork() async throws {
         let server = try await CatalogServer.start(hits: HitCounter())
         let recorder = RequestRecorder()
-        let provider = MoyaProvider<Catalog>(endpointClosure: Catalog.endpoints(at: server.baseURL), plugins: [recorder])
+        let provider = MoyaProvider<Catalog>(
+            endpointClosure: Catalog.endpoints(at: server.baseURL),
+            plugins: [recorder]
+        )
         _ = try await provider.request(.create(name: "net", password: "pw", apiKey: "k", authorization: "Bearer b"))
 
         let sent = try #require(recorder.last)

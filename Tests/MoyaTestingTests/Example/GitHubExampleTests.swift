@@ -18,7 +18,9 @@ enum GitHub: TargetType {
     }
     var method: Moya.Method { .get }
     var task: Moya.Task { .requestPlain }
-    var headers: [String: String]? { ["Authorization": "Bearer \(ProcessInfo.processInfo.environment["GITHUB_TOKEN"] ?? "")"] }
+    var headers: [String: String]? {
+        ["Authorization": "Bearer \(ProcessInfo.processInfo.environment["GITHUB_TOKEN"] ?? "")"]
+    }
 }
 
 @Suite struct GitHubExampleTests {
@@ -42,7 +44,10 @@ enum GitHub: TargetType {
     }
 
     @Test func aBusyServerAnswersLater() async throws {
-        let answers = StubSequence(.response(statusCode: 503, headers: ["Retry-After": "1"]), .json(#"{"login":"moya"}"#))
+        let answers = StubSequence(
+            .response(statusCode: 503, headers: ["Retry-After": "1"]),
+            .json(#"{"login":"moya"}"#)
+        )
         let provider = MoyaProvider<GitHub>(
             endpointClosure: { target in
                 MoyaProvider.defaultEndpointMapping(for: target)
@@ -60,7 +65,9 @@ enum GitHub: TargetType {
     @Test func aTimeoutIsReportedAsURLSessionReportsIt() async throws {
         let provider = MoyaProvider<GitHub>(
             endpointClosure: { target in
-                MoyaProvider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: { .failure(.timedOut) })
+                MoyaProvider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
+                    .failure(.timedOut)
+                })
             },
             stubClosure: MoyaProvider.delayedStub(in: 0.01...0.05)
         )

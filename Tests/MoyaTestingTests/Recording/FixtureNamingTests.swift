@@ -23,18 +23,26 @@ struct FixtureNamingTests {
     )
 
     private func name(_ target: RawTarget) -> String? {
-        recorder.fixtureURL(for: target, endpointClosure: { target in
-            Endpoint(
-                url: target.baseURL.appendingPathComponent(target.path).absoluteString + target.query,
-                sampleResponseClosure: { .networkResponse(200, Data()) },
-                method: target.method,
-                task: target.task,
-                httpHeaderFields: target.headers
-            )
-        })?.path
+        recorder.fixtureURL(
+            for: target,
+            endpointClosure: { target in
+                Endpoint(
+                    url: target.baseURL.appendingPathComponent(target.path).absoluteString + target.query,
+                    sampleResponseClosure: { .networkResponse(200, Data()) },
+                    method: target.method,
+                    task: target.task,
+                    httpHeaderFields: target.headers
+                )
+            }
+        )?.path
     }
 
-    private func target(host: String = "http://a.example", path: String = "/v1/users", body: String = "", query: String = "") -> RawTarget {
+    private func target(
+        host: String = "http://a.example",
+        path: String = "/v1/users",
+        body: String = "",
+        query: String = ""
+    ) -> RawTarget {
         RawTarget(baseURL: URL(string: host) ?? URL(fileURLWithPath: "/"), path: path, body: body, query: query)
     }
 
@@ -55,7 +63,9 @@ struct FixtureNamingTests {
     }
 
     @Test func jsonKeyOrderQueryOrderHostAndRedactedValuesDoNotChangeTheName() {
-        #expect(name(target(body: #"{"a":1,"b":[true,null]}"#)) == name(target(body: #"{ "b": [true, null], "a": 1 }"#)))
+        #expect(
+            name(target(body: #"{"a":1,"b":[true,null]}"#)) == name(target(body: #"{ "b": [true, null], "a": 1 }"#))
+        )
         #expect(name(target(query: "?a=1&b=2")) == name(target(query: "?b=2&a=1")))
         #expect(name(target(host: "http://a.example")) == name(target(host: "https://b.example:8443")))
         #expect(name(target(query: "?key=one")) == name(target(query: "?key=two")))

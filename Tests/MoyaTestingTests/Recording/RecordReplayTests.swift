@@ -28,7 +28,10 @@ struct RecordReplayTests {
         #expect(replayed.statusCode == 200)
         #expect(replayed.data == live.data)
         #expect(replayed.response?.value(forHTTPHeaderField: "X-Total") == "2")
-        #expect(replayed.response?.value(forHTTPHeaderField: "Content-Type") == live.response?.value(forHTTPHeaderField: "Content-Type"))
+        #expect(
+            replayed.response?.value(forHTTPHeaderField: "Content-Type")
+                == live.response?.value(forHTTPHeaderField: "Content-Type")
+        )
         #expect(replayed.response?.url?.host == "127.0.0.1")
         #expect(replayed.response?.url?.port == 1)
         #expect(replayedBinary.data == liveBinary.data)
@@ -50,8 +53,11 @@ struct RecordReplayTests {
                 plugins: [recorder.plugin]
             )
         }
-        let live = try await assembled(Recorder(directory: folder.url, mode: .record), at: server.baseURL).request(.items(page: 5))
-        let replayed = try await assembled(Recorder(directory: folder.url, mode: .replay), at: Catalog.unreachable).request(.items(page: 5))
+        let live = try await assembled(Recorder(directory: folder.url, mode: .record), at: server.baseURL).request(
+            .items(page: 5)
+        )
+        let replayed = try await assembled(Recorder(directory: folder.url, mode: .replay), at: Catalog.unreachable)
+            .request(.items(page: 5))
 
         #expect(replayed.data == live.data)
         #expect(await hits.count("/items") == 1)
@@ -144,7 +150,9 @@ struct RecordReplayTests {
     @Test func aDamagedFixtureFailsAsUnreadable() async throws {
         let folder = try TemporaryDirectory()
         let recorder = Recorder(directory: folder.url, mode: .replay)
-        let file = try #require(recorder.fixtureURL(for: .binary, endpointClosure: Catalog.endpoints(at: Catalog.unreachable)))
+        let file = try #require(
+            recorder.fixtureURL(for: .binary, endpointClosure: Catalog.endpoints(at: Catalog.unreachable))
+        )
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("{ not a fixture".utf8).write(to: file)
 
@@ -193,12 +201,16 @@ struct RecordReplayTests {
     @Test func fixturesRecordedOnOneServerReplayAgainstAnother() async throws {
         let folder = try TemporaryDirectory()
         let server = try await CatalogServer.start(hits: HitCounter())
-        _ = try await provider(Recorder(directory: folder.url, mode: .record), at: server.baseURL).request(.items(page: 4))
+        _ = try await provider(Recorder(directory: folder.url, mode: .record), at: server.baseURL).request(
+            .items(page: 4)
+        )
 
         let other = try await CatalogServer.start(hits: HitCounter())
         let recorder = Recorder(directory: folder.url, mode: .replay)
-        #expect(recorder.fixtureURL(for: .items(page: 4), endpointClosure: Catalog.endpoints(at: server.baseURL))
-            == recorder.fixtureURL(for: .items(page: 4), endpointClosure: Catalog.endpoints(at: other.baseURL)))
+        #expect(
+            recorder.fixtureURL(for: .items(page: 4), endpointClosure: Catalog.endpoints(at: server.baseURL))
+                == recorder.fixtureURL(for: .items(page: 4), endpointClosure: Catalog.endpoints(at: other.baseURL))
+        )
         let response = try await provider(recorder, at: other.baseURL).request(.items(page: 4))
         #expect(String(decoding: response.data, as: UTF8.self).contains(#""page":4"#))
     }

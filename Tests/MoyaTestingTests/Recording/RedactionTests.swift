@@ -5,7 +5,11 @@ import Testing
 
 @Suite("Secrets never reach a fixture file")
 struct RedactionTests {
-    private let redaction = Redaction(headers: ["X-Api-Secret"], queryParameters: ["api_key"], jsonFields: ["password", "token"])
+    private let redaction = Redaction(
+        headers: ["X-Api-Secret"],
+        queryParameters: ["api_key"],
+        jsonFields: ["password", "token"]
+    )
 
     private func create(authorization: String = Secrets.authorization, apiKey: String = Secrets.apiKey) -> Catalog {
         .create(name: "moya", password: Secrets.password, apiKey: apiKey, authorization: authorization)
@@ -19,7 +23,10 @@ struct RedactionTests {
 
         let created = try await provider.request(create())
         _ = try await provider.request(.items(page: 1))
-        #expect(String(decoding: created.data, as: UTF8.self).contains(Secrets.serverToken), "the caller still sees the real response")
+        #expect(
+            String(decoding: created.data, as: UTF8.self).contains(Secrets.serverToken),
+            "the caller still sees the real response"
+        )
 
         let text = try folder.allText()
         #expect(folder.files().count == 2)
@@ -82,7 +89,9 @@ struct RedactionTests {
         let replayed = try await replaying.request(create(authorization: "Bearer another", apiKey: "another-key"))
         #expect(replayed.statusCode == 201)
         #expect(String(decoding: replayed.data, as: UTF8.self).contains(#""id":7"#))
-        #expect(replayed.response?.value(forHTTPHeaderField: "Content-Length") == String(replayed.data.count),
-                "a redacted body comes back with a length that matches it")
+        #expect(
+            replayed.response?.value(forHTTPHeaderField: "Content-Length") == String(replayed.data.count),
+            "a redacted body comes back with a length that matches it"
+        )
     }
 }

@@ -41,7 +41,9 @@ struct NetworkFailureStubTests {
             try await MoyaProvider<Greeting>.stubbed { .failure(.cannotConnectToHost) }.request(.hello)
         }
         guard case .underlying(let realError, nil)? = real, case .underlying(let stubError, nil)? = stubbed else {
-            Issue.record("expected two .underlying errors without a response: \(String(describing: real)), \(String(describing: stubbed))")
+            Issue.record(
+                "expected two .underlying errors without a response: \(String(describing: real)), \(String(describing: stubbed))"
+            )
             return
         }
         #expect((realError as NSError).domain == (stubError as NSError).domain)

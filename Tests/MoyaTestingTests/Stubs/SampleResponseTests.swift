@@ -27,7 +27,9 @@ struct SampleResponseTests {
     }
 
     @Test func aJSONStubKeepsAContentTypeItIsGiven() async throws {
-        let provider = MoyaProvider<Greeting>.stubbed { .json("{}", headers: ["content-type": "application/problem+json"]) }
+        let provider = MoyaProvider<Greeting>.stubbed {
+            .json("{}", headers: ["content-type": "application/problem+json"])
+        }
         let response = try await provider.request(.hello)
         #expect(response.response?.value(forHTTPHeaderField: "Content-Type") == "application/problem+json")
     }

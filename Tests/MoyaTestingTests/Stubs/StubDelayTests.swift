@@ -24,17 +24,26 @@ struct StubDelayTests {
 
     @Test func aDelayedStubAnswersAfterAnImmediateOneSentAtTheSameTime() async throws {
         let order = Order()
-        let slow = MoyaProvider<Greeting>.stubbed({ .networkResponse(200, Data("slow".utf8)) }, stub: MoyaProvider.delayedStub(in: 0.4...0.6))
+        let slow = MoyaProvider<Greeting>.stubbed(
+            { .networkResponse(200, Data("slow".utf8)) },
+            stub: MoyaProvider.delayedStub(in: 0.4...0.6)
+        )
         let fast = MoyaProvider<Greeting>.stubbed({ .networkResponse(200, Data("fast".utf8)) })
 
         let started = ContinuousClock.now
-        async let slowDone: Void = { _ = try await slow.request(.hello); await order.append("slow") }()
+        async let slowDone: Void = {
+            _ = try await slow.request(.hello)
+            await order.append("slow")
+        }()
         _ = try await fast.request(.hello)
         await order.append("fast")
         try await slowDone
 
         #expect(await order.names == ["fast", "slow"])
-        #expect(ContinuousClock.now - started >= .milliseconds(350), "a stub delayed 0.4 s or more does not answer sooner")
+        #expect(
+            ContinuousClock.now - started >= .milliseconds(350),
+            "a stub delayed 0.4 s or more does not answer sooner"
+        )
     }
 }
 

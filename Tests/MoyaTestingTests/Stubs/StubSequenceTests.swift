@@ -26,7 +26,10 @@ struct StubSequenceTests {
     }
 
     @Test func concurrentRequestsEachTakeOneAnswer() async throws {
-        let sequence = StubSequence(.networkResponse(500, Data()), [.networkResponse(502, Data()), .networkResponse(200, Data())])
+        let sequence = StubSequence(
+            .networkResponse(500, Data()),
+            [.networkResponse(502, Data()), .networkResponse(200, Data())]
+        )
         let provider = MoyaProvider<Greeting>.stubbed(sequence.sampleResponseClosure)
 
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in

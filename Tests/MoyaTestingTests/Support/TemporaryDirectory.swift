@@ -16,19 +16,24 @@ struct TemporaryDirectory: ~Copyable {
 
     /// Every regular file below the folder, as paths relative to it, sorted.
     func files() -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        guard let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey])
+        else {
             return []
         }
         var paths: [String] = []
         for case let file as URL in enumerator
         where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-            paths.append(String(file.resolvingSymlinksInPath().path.dropFirst(url.resolvingSymlinksInPath().path.count + 1)))
+            paths.append(
+                String(file.resolvingSymlinksInPath().path.dropFirst(url.resolvingSymlinksInPath().path.count + 1))
+            )
         }
         return paths.sorted()
     }
 
     /// The text of every file below the folder, joined.
     func allText() throws -> String {
-        try files().map { try String(contentsOf: url.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+        try files().map { try String(contentsOf: url.appendingPathComponent($0), encoding: .utf8) }.joined(
+            separator: "\n"
+        )
     }
 }

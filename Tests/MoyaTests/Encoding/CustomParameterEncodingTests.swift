@@ -35,18 +35,21 @@ struct CustomParameterEncodingTests {
     }
 
     @Test func aCustomEncodingBuildsTheBodyOfRequestParameters() throws {
-        let request = try endpoint(.requestParameters(parameters: ["b": 2, "a": "one"], encoding: LineEncoding())).urlRequest()
+        let request = try endpoint(.requestParameters(parameters: ["b": 2, "a": "one"], encoding: LineEncoding()))
+            .urlRequest()
         #expect(request.httpBody == Data("a=one\nb=2".utf8))
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "text/plain")
         #expect(request.httpMethod == "POST")
     }
 
     @Test func aCustomEncodingCanBeTheBodyEncodingOfCompositeParameters() throws {
-        let request = try endpoint(.requestCompositeParameters(
-            bodyParameters: ["a": 1],
-            bodyEncoding: LineEncoding(),
-            urlParameters: ["page": 2]
-        )).urlRequest()
+        let request = try endpoint(
+            .requestCompositeParameters(
+                bodyParameters: ["a": 1],
+                bodyEncoding: LineEncoding(),
+                urlParameters: ["page": 2]
+            )
+        ).urlRequest()
         #expect(request.httpBody == Data("a=1".utf8))
         #expect(request.url?.absoluteString == "https://api.example.test/notes?page=2")
     }
@@ -68,7 +71,8 @@ struct CustomParameterEncodingTests {
             method: .put,
             makeTask: { .requestParameters(parameters: ["x": "y"], encoding: LineEncoding()) }
         )
-        let response = try await provider.requestAndWait(target, callbackQueue: DispatchQueue(label: "custom-encoding")).get()
+        let response = try await provider.requestAndWait(target, callbackQueue: DispatchQueue(label: "custom-encoding"))
+            .get()
         #expect(response.request?.httpBody == Data("x=y".utf8))
         #expect(response.request?.value(forHTTPHeaderField: "Content-Type") == "text/plain")
     }

@@ -28,7 +28,10 @@ struct JSONEncodingTests {
     }
 
     @Test func defaultEncodingWritesTheParametersAsACompactJSONBody() throws {
-        let encoded = try JSONEncoding.default.encode(request(), with: ["name": "Moya", "tags": ["a", "b"], "count": 2])
+        let encoded = try JSONEncoding.default.encode(
+            request(),
+            with: ["name": "Moya", "tags": ["a", "b"], "count": 2]
+        )
         #expect(try decodedBody(encoded) == ["name": "Moya", "tags": ["a", "b"], "count": 2] as NSDictionary)
         #expect(body(encoded)?.contains("\n") == false)
         #expect(body(encoded)?.contains(": ") == false)
@@ -47,7 +50,10 @@ struct JSONEncodingTests {
     }
 
     @Test func booleansStayJSONBooleans() throws {
-        let encoded = try JSONEncoding(options: .sortedKeys).encode(request(), with: ["off": false, "on": true, "one": 1])
+        let encoded = try JSONEncoding(options: .sortedKeys).encode(
+            request(),
+            with: ["off": false, "on": true, "one": 1]
+        )
         #expect(body(encoded) == #"{"off":false,"on":true,"one":1}"#)
     }
 
@@ -155,7 +161,10 @@ struct JSONEncodingTests {
     }
 
     @Test func theEncodingErrorExplainsWhatAndWhere() {
-        let error = ParameterEncodingError.invalidJSONObject(path: "$.when", reason: "a value of type Date is not a JSON type")
+        let error = ParameterEncodingError.invalidJSONObject(
+            path: "$.when",
+            reason: "a value of type Date is not a JSON type"
+        )
         #expect(error.description.contains("$.when"))
         #expect(error.description.contains("Date"))
     }

@@ -19,7 +19,8 @@ struct URLEncodingTests {
 
     /// The query's names and values once unescaped.
     private func queryItems(_ request: URLRequest) -> [String] {
-        guard let url = request.url, let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else {
+        guard let url = request.url, let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
+        else {
             return []
         }
         return items.map { "\($0.name)=\($0.value ?? "")" }
@@ -94,7 +95,10 @@ struct URLEncodingTests {
     }
 
     @Test func customArrayEncodingNamesEachElement() throws {
-        let encoding = URLEncoding(destination: .queryString, arrayEncoding: .custom { key, index in "\(key).\(index + 1)" })
+        let encoding = URLEncoding(
+            destination: .queryString,
+            arrayEncoding: .custom { key, index in "\(key).\(index + 1)" }
+        )
         #expect(try encodeQuery(["ids": ["a", "b"]], with: encoding) == "ids.1=a&ids.2=b")
     }
 
@@ -162,7 +166,11 @@ struct URLEncodingTests {
         let first = try URLEncoding.httpBody.encode(request(.post), with: parameters).httpBody
         let second = try URLEncoding.httpBody.encode(request(.post), with: parameters).httpBody
         #expect(first == second)
-        #expect(body(try URLEncoding.httpBody.encode(request(.post), with: parameters))?.hasPrefix("key0=0&key1=1&key10=10&") == true)
+        #expect(
+            body(try URLEncoding.httpBody.encode(request(.post), with: parameters))?.hasPrefix(
+                "key0=0&key1=1&key10=10&"
+            ) == true
+        )
     }
 
     // MARK: Escaping
@@ -212,7 +220,10 @@ struct URLEncodingTests {
     // MARK: Existing request
 
     @Test func parametersAreAppendedToAnExistingQuery() throws {
-        let encoded = try URLEncoding.queryString.encode(request(url: Self.baseURL + "?page=2&sort=asc"), with: ["q": "x y"])
+        let encoded = try URLEncoding.queryString.encode(
+            request(url: Self.baseURL + "?page=2&sort=asc"),
+            with: ["q": "x y"]
+        )
         #expect(rawQuery(encoded) == "page=2&sort=asc&q=x%20y")
     }
 

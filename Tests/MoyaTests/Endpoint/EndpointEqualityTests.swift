@@ -113,7 +113,13 @@ struct EndpointEqualityTests {
 
     @Test func multipartEndpointsOnAGetCompareAsOtherEndpointsDo() {
         let part = MultipartFormData(provider: .data(Data("x".utf8)), name: "file")
-        #expect(endpoint(method: .get, task: .uploadMultipart([part])) == endpoint(method: .get, task: .uploadMultipart([part])))
-        #expect(endpoint(method: .get, task: .uploadMultipart([part])) != endpoint(method: .post, task: .uploadMultipart([part])))
+        #expect(
+            endpoint(method: .get, task: .uploadMultipart([part]))
+                == endpoint(method: .get, task: .uploadMultipart([part]))
+        )
+        #expect(
+            endpoint(method: .get, task: .uploadMultipart([part]))
+                != endpoint(method: .post, task: .uploadMultipart([part]))
+        )
     }
 }

@@ -92,7 +92,12 @@ struct EndpointTests {
     }
 
     @Test func replacingTheTaskKeepsEverythingElse() throws {
-        let base = endpoint(method: .put, task: .requestData(Data("old".utf8)), headers: ["X-Keep": "1"], sample: Data("s".utf8))
+        let base = endpoint(
+            method: .put,
+            task: .requestData(Data("old".utf8)),
+            headers: ["X-Keep": "1"],
+            sample: Data("s".utf8)
+        )
         let replaced = base.replacing(task: .requestData(Data("new".utf8)))
         #expect(replaced.url == base.url)
         #expect(replaced.method == .put)
@@ -181,52 +186,64 @@ struct EndpointTests {
     }
 
     @Test func requestParametersWithURLEncodingGoInTheBodyOfAPost() throws {
-        let request = try endpoint(task: .requestParameters(parameters: ["q": "a b"], encoding: URLEncoding.default)).urlRequest()
+        let request = try endpoint(task: .requestParameters(parameters: ["q": "a b"], encoding: URLEncoding.default))
+            .urlRequest()
         #expect(request.httpBody == Data("q=a%20b".utf8))
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(query(request) == nil)
     }
 
     @Test func requestParametersWithJSONEncodingGoInTheBody() throws {
-        let request = try endpoint(task: .requestParameters(parameters: ["name": "Ada"], encoding: JSONEncoding.default)).urlRequest()
+        let request = try endpoint(
+            task: .requestParameters(parameters: ["name": "Ada"], encoding: JSONEncoding.default)
+        ).urlRequest()
         #expect(try jsonBody(request) == ["name": "Ada"] as NSDictionary)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
     @Test func requestCompositeDataSendsTheDataAndPutsParametersInTheQuery() throws {
-        let request = try endpoint(task: .requestCompositeData(bodyData: Data("raw".utf8), urlParameters: ["page": 2, "q": "x"])).urlRequest()
+        let request = try endpoint(
+            task: .requestCompositeData(bodyData: Data("raw".utf8), urlParameters: ["page": 2, "q": "x"])
+        ).urlRequest()
         #expect(request.httpBody == Data("raw".utf8))
         #expect(query(request) == "page=2&q=x")
         #expect(request.httpMethod == "POST")
     }
 
     @Test func requestCompositeParametersEncodesTheBodyAndTheQuerySeparately() throws {
-        let request = try endpoint(task: .requestCompositeParameters(
-            bodyParameters: ["name": "Ada"],
-            bodyEncoding: JSONEncoding.default,
-            urlParameters: ["page": 2]
-        )).urlRequest()
+        let request = try endpoint(
+            task: .requestCompositeParameters(
+                bodyParameters: ["name": "Ada"],
+                bodyEncoding: JSONEncoding.default,
+                urlParameters: ["page": 2]
+            )
+        ).urlRequest()
         #expect(try jsonBody(request) == ["name": "Ada"] as NSDictionary)
         #expect(query(request) == "page=2")
     }
 
     @Test func requestCompositeParametersAcceptsAFormBody() throws {
-        let request = try endpoint(task: .requestCompositeParameters(
-            bodyParameters: ["name": "Ada"],
-            bodyEncoding: URLEncoding.httpBody,
-            urlParameters: ["page": 2]
-        )).urlRequest()
+        let request = try endpoint(
+            task: .requestCompositeParameters(
+                bodyParameters: ["name": "Ada"],
+                bodyEncoding: URLEncoding.httpBody,
+                urlParameters: ["page": 2]
+            )
+        ).urlRequest()
         #expect(request.httpBody == Data("name=Ada".utf8))
         #expect(query(request) == "page=2")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func requestCompositeParametersWithAFormBodyWorksForGetToo() throws {
-        let request = try endpoint(method: .get, task: .requestCompositeParameters(
-            bodyParameters: ["name": "Ada"],
-            bodyEncoding: URLEncoding.httpBody,
-            urlParameters: ["page": 2]
-        )).urlRequest()
+        let request = try endpoint(
+            method: .get,
+            task: .requestCompositeParameters(
+                bodyParameters: ["name": "Ada"],
+                bodyEncoding: URLEncoding.httpBody,
+                urlParameters: ["page": 2]
+            )
+        ).urlRequest()
         #expect(request.httpBody == Data("name=Ada".utf8))
         #expect(query(request) == "page=2")
     }
@@ -234,31 +251,42 @@ struct EndpointTests {
     @Test(arguments: [URLEncoding.Destination.methodDependent, .queryString])
     func requestCompositeParametersRefusesABodyEncodingThatWritesTheQuery(destination: URLEncoding.Destination) {
         #expect {
-            try endpoint(task: .requestCompositeParameters(
-                bodyParameters: ["name": "Ada"],
-                bodyEncoding: URLEncoding(destination: destination),
-                urlParameters: ["page": 2]
-            )).urlRequest()
+            try endpoint(
+                task: .requestCompositeParameters(
+                    bodyParameters: ["name": "Ada"],
+                    bodyEncoding: URLEncoding(destination: destination),
+                    urlParameters: ["page": 2]
+                )
+            ).urlRequest()
         } throws: { error in
             guard case .parameterEncoding(let inner)? = error as? MoyaError,
-                  case .bodyEncodingMustTargetHTTPBody? = inner as? ParameterEncodingError
+                case .bodyEncodingMustTargetHTTPBody? = inner as? ParameterEncodingError
             else { return false }
             return true
         }
     }
 
     @Test func downloadParametersAreEncodedLikeRequestParameters() throws {
-        let request = try endpoint(method: .get, task: .downloadParameters(
-            parameters: ["v": 2],
-            encoding: URLEncoding.default,
-            destination: { temporaryURL, _ in (temporaryURL, []) }
-        )).urlRequest()
+        let request = try endpoint(
+            method: .get,
+            task: .downloadParameters(
+                parameters: ["v": 2],
+                encoding: URLEncoding.default,
+                destination: { temporaryURL, _ in (temporaryURL, []) }
+            )
+        ).urlRequest()
         #expect(query(request) == "v=2")
     }
 
     @Test func uploadCompositeMultipartPutsItsParametersInTheQuery() throws {
-        let part = MultipartFormData(provider: .data(Data("x".utf8)), name: "file", fileName: "x.txt", mimeType: "text/plain")
-        let request = try endpoint(task: .uploadCompositeMultipart([part], urlParameters: ["album": "a b"])).urlRequest()
+        let part = MultipartFormData(
+            provider: .data(Data("x".utf8)),
+            name: "file",
+            fileName: "x.txt",
+            mimeType: "text/plain"
+        )
+        let request = try endpoint(task: .uploadCompositeMultipart([part], urlParameters: ["album": "a b"]))
+            .urlRequest()
         #expect(query(request) == "album=a%20b")
         #expect(request.httpMethod == "POST")
     }

@@ -23,7 +23,9 @@ struct EndpointURLRequestErrorTests {
 
     /// Foundation on Linux (and on macOS 14) percent-encodes these in `URL(string:)`; Moya's
     /// users expect them to be refused, as Foundation used to.
-    @Test(arguments: ["some invalid URL", "", "http://exa mple.test/a b", "https://[::1/x", "https://api.example.test/a|b"])
+    @Test(arguments: [
+        "some invalid URL", "", "http://exa mple.test/a b", "https://[::1/x", "https://api.example.test/a|b",
+    ])
     func aStringThatIsNoURLGivesRequestMappingWithThatString(url: String) {
         #expect {
             try endpoint(url: url).urlRequest()
@@ -47,10 +49,11 @@ struct EndpointURLRequestErrorTests {
 
     @Test func parametersJSONCannotHoldGiveParameterEncoding() {
         #expect {
-            try endpoint(task: .requestParameters(parameters: ["when": Date()], encoding: JSONEncoding.default)).urlRequest()
+            try endpoint(task: .requestParameters(parameters: ["when": Date()], encoding: JSONEncoding.default))
+                .urlRequest()
         } throws: { error in
             guard case .parameterEncoding(let inner)? = error as? MoyaError,
-                  case .invalidJSONObject(let path, _)? = inner as? ParameterEncodingError
+                case .invalidJSONObject(let path, _)? = inner as? ParameterEncodingError
             else { return false }
             return path == "$.when"
         }
@@ -58,11 +61,13 @@ struct EndpointURLRequestErrorTests {
 
     @Test func badBodyParametersOfACompositeTaskGiveParameterEncoding() {
         #expect {
-            try endpoint(task: .requestCompositeParameters(
-                bodyParameters: ["value": Double.infinity],
-                bodyEncoding: JSONEncoding.default,
-                urlParameters: [:]
-            )).urlRequest()
+            try endpoint(
+                task: .requestCompositeParameters(
+                    bodyParameters: ["value": Double.infinity],
+                    bodyEncoding: JSONEncoding.default,
+                    urlParameters: [:]
+                )
+            ).urlRequest()
         } throws: { error in
             guard case .parameterEncoding? = error as? MoyaError else { return false }
             return true
@@ -81,7 +86,8 @@ struct EndpointURLRequestErrorTests {
 
     @Test func aCompositeMultipartTaskOnAGetStillPutsItsParametersInTheQuery() throws {
         let part = MultipartFormData(provider: .data(Data("x".utf8)), name: "file")
-        let request = try endpoint(method: .get, task: .uploadCompositeMultipart([part], urlParameters: ["album": "a"])).urlRequest()
+        let request = try endpoint(method: .get, task: .uploadCompositeMultipart([part], urlParameters: ["album": "a"]))
+            .urlRequest()
         #expect(request.httpMethod == "GET")
         #expect(query(request) == "album=a")
     }

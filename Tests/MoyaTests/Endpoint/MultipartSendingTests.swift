@@ -29,7 +29,12 @@ struct MultipartSendingTests {
     }
 
     private func target(_ server: TestServer, _ method: Moya.Method, partCount: Int) -> DynamicTarget {
-        DynamicTarget(baseURL: server.baseURL, path: "/upload", method: method, makeTask: { .uploadMultipart(Self.parts(partCount)) })
+        DynamicTarget(
+            baseURL: server.baseURL,
+            path: "/upload",
+            method: method,
+            makeTask: { .uploadMultipart(Self.parts(partCount)) }
+        )
     }
 
     /// Runs `request`, which must fail with `multipartNotSupported`, and returns its details.
@@ -39,7 +44,7 @@ struct MultipartSendingTests {
             Issue.record("the multipart request was sent")
         } catch {
             guard case .parameterEncoding(let inner)? = error as? MoyaError,
-                  case let .multipartNotSupported(method, partCount)? = inner as? ParameterEncodingError
+                case let .multipartNotSupported(method, partCount)? = inner as? ParameterEncodingError
             else {
                 Issue.record("expected .parameterEncoding(.multipartNotSupported), got \(error)")
                 return nil

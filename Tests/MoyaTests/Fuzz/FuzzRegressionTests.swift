@@ -1,7 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-@testable import Moya
 import Testing
+
+@testable import Moya
 
 /// Inputs the fuzz targets in `Fuzz/` found, replayed in their structured form.
 @Suite("Fuzz regressions")
@@ -38,7 +39,10 @@ struct FuzzRegressionTests {
             stubClosure: MoyaProvider.immediatelyStub,
             plugins: [RecordingPlugin(name: "plugin", log: log)]
         )
-        let result = await provider.requestAndWait(MethodTarget(method: Moya.Method(rawValue: method)), callbackQueue: queue)
+        let result = await provider.requestAndWait(
+            MethodTarget(method: Moya.Method(rawValue: method)),
+            callbackQueue: queue
+        )
         guard case .failure(.underlying(let error, nil)) = result else {
             Issue.record("expected an underlying error, got \(result)")
             return
@@ -130,7 +134,10 @@ struct FuzzRegressionTests {
 
     @Test(arguments: [
         ("multipart/form-data; charset=utf-8; boundary=\"my boundary\"", "my boundary", "\"my boundary\""),
-        ("multipart/form-data; boundary=custom-t\u{FFFD}\u{FFFD}xt", "custom-t\u{FFFD}\u{FFFD}xt", "\"custom-t\u{FFFD}\u{FFFD}xt\""),
+        (
+            "multipart/form-data; boundary=custom-t\u{FFFD}\u{FFFD}xt", "custom-t\u{FFFD}\u{FFFD}xt",
+            "\"custom-t\u{FFFD}\u{FFFD}xt\""
+        ),
         ("multipart/form-data; boundary=a\"b\\c", "a\"b\\c", "\"a\\\"b\\\\c\""),
         ("multipart/form-data; boundary=plain-token_1", "plain-token_1", "plain-token_1"),
     ])
@@ -149,7 +156,10 @@ struct FuzzRegressionTests {
     ])
     func lineBreaksAreDroppedFromAPartType(mimeType: String, written: String) throws {
         let text = try bodyText([MultipartFormData(provider: .data(Data("x".utf8)), name: "f", mimeType: mimeType)])
-        #expect(text == "--b\r\nContent-Disposition: form-data; name=\"f\"\r\nContent-Type: \(written)\r\n\r\nx\r\n--b--\r\n")
+        #expect(
+            text
+                == "--b\r\nContent-Disposition: form-data; name=\"f\"\r\nContent-Type: \(written)\r\n\r\nx\r\n--b--\r\n"
+        )
     }
 
     @Test(arguments: [
@@ -159,7 +169,9 @@ struct FuzzRegressionTests {
     ])
     func lineBreaksAndQuotesInNamesAreEscapedOneByOne(name: String, written: String) throws {
         let text = try bodyText([MultipartFormData(provider: .data(Data()), name: name, fileName: name)])
-        #expect(text == "--b\r\nContent-Disposition: form-data; name=\"\(written)\"; filename=\"\(written)\"\r\n"
-            + "Content-Type: application/octet-stream\r\n\r\n\r\n--b--\r\n")
+        #expect(
+            text == "--b\r\nContent-Disposition: form-data; name=\"\(written)\"; filename=\"\(written)\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n\r\n--b--\r\n"
+        )
     }
 }

@@ -66,7 +66,12 @@ struct CancelledWaitTests {
     struct SlowRetrier: RequestInterceptor {
         let decided: AsyncStream<Void>.Continuation
 
-        func retry(_ request: URLRequest, for target: TargetType, attempt: Int, dueTo result: Result<Moya.Response, MoyaError>) async -> RetryResult {
+        func retry(
+            _ request: URLRequest,
+            for target: TargetType,
+            attempt: Int,
+            dueTo result: Result<Moya.Response, MoyaError>
+        ) async -> RetryResult {
             decided.yield()
             return attempt == 1 ? .retryWithDelay(3600) : .doNotRetry
         }
@@ -105,7 +110,10 @@ struct CancelledWaitTests {
         return .failure(.requestMapping("no completion"))
     }
 
-    private func expectCancelled(_ result: Result<Moya.Response, MoyaError>, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectCancelled(
+        _ result: Result<Moya.Response, MoyaError>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard case .failure(let error) = result else {
             Issue.record("expected the cancelled error, got \(result)", sourceLocation: sourceLocation)
             return
@@ -117,7 +125,10 @@ struct CancelledWaitTests {
     func aRequestWaitingForARefreshThatNeverEndsCompletesAtOnceWhenCancelled() async throws {
         let gate = Gate()
         defer { gate.open() }
-        let auth = AuthenticationInterceptor(authenticator: StuckAuthenticator(gate: gate), credential: Token(value: "expired"))
+        let auth = AuthenticationInterceptor(
+            authenticator: StuckAuthenticator(gate: gate),
+            credential: Token(value: "expired")
+        )
         try await TestServer.with(addOK) { server in
             let provider = MoyaProvider<DynamicTarget>(interceptor: auth)
             let result = await cancelAfterStart(provider, DynamicTarget(baseURL: server.baseURL, path: "/ok")) {
@@ -131,7 +142,10 @@ struct CancelledWaitTests {
     func anAwaitedRequestWaitingForARefreshThrowsCancelledWhenItsTaskIsCancelled() async throws {
         let gate = Gate()
         defer { gate.open() }
-        let auth = AuthenticationInterceptor(authenticator: StuckAuthenticator(gate: gate), credential: Token(value: "expired"))
+        let auth = AuthenticationInterceptor(
+            authenticator: StuckAuthenticator(gate: gate),
+            credential: Token(value: "expired")
+        )
         try await TestServer.with(addOK) { server in
             let provider = MoyaProvider<DynamicTarget>(interceptor: auth)
             let target = DynamicTarget(baseURL: server.baseURL, path: "/ok")
@@ -146,7 +160,10 @@ struct CancelledWaitTests {
     @Test(.timeLimit(.minutes(1)))
     func theRefreshGoesOnForTheNextRequestAfterAWaiterCancelled() async throws {
         let gate = Gate()
-        let auth = AuthenticationInterceptor(authenticator: StuckAuthenticator(gate: gate), credential: Token(value: "expired"))
+        let auth = AuthenticationInterceptor(
+            authenticator: StuckAuthenticator(gate: gate),
+            credential: Token(value: "expired")
+        )
         try await TestServer.with(addOK) { server in
             let provider = MoyaProvider<DynamicTarget>(interceptor: auth)
             let target = DynamicTarget(baseURL: server.baseURL, path: "/ok")

@@ -21,7 +21,12 @@ struct InterceptorCompositionTests {
         let limit: Int
         let asked: Counter
 
-        func retry(_ request: URLRequest, for target: TargetType, attempt: Int, dueTo result: Result<Moya.Response, MoyaError>) async -> RetryResult {
+        func retry(
+            _ request: URLRequest,
+            for target: TargetType,
+            attempt: Int,
+            dueTo result: Result<Moya.Response, MoyaError>
+        ) async -> RetryResult {
             asked.increment()
             return attempt <= limit ? .retry : .doNotRetry
         }
@@ -83,7 +88,10 @@ struct InterceptorCompositionTests {
     }
 
     @Test func aThrowingAdapterFailsTheRequestWithItsError() async {
-        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, interceptor: FailingAdapter())
+        let provider = MoyaProvider<PipelineTarget>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            interceptor: FailingAdapter()
+        )
         do {
             _ = try await provider.request(.zen)
             Issue.record("the adapter's error must fail the request")
@@ -100,7 +108,12 @@ struct InterceptorCompositionTests {
     private struct SlowRetrier: RequestInterceptor {
         let decided: AsyncStream<Void>.Continuation
 
-        func retry(_ request: URLRequest, for target: TargetType, attempt: Int, dueTo result: Result<Moya.Response, MoyaError>) async -> RetryResult {
+        func retry(
+            _ request: URLRequest,
+            for target: TargetType,
+            attempt: Int,
+            dueTo result: Result<Moya.Response, MoyaError>
+        ) async -> RetryResult {
             decided.yield()
             return .retryWithDelay(600)
         }

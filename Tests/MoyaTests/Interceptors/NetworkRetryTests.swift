@@ -13,7 +13,12 @@ struct NetworkRetryTests {
 
     /// `/flaky` answers 503 `failures` times, then 200; `/busy` answers 429 with
     /// `Retry-After: 0` once, then 200; `/down` always answers 503. Every hit is counted.
-    private func addFlakyRoutes(_ router: Router<BasicRequestContext>, failures: Int, hits: Counter, bodies: Synchronized<[Int]>) {
+    private func addFlakyRoutes(
+        _ router: Router<BasicRequestContext>,
+        failures: Int,
+        hits: Counter,
+        bodies: Synchronized<[Int]>
+    ) {
         router.on("flaky", method: .get) { _, _ -> Response in
             Response(status: hits.increment() <= failures ? .serviceUnavailable : .ok)
         }
@@ -38,7 +43,10 @@ struct NetworkRetryTests {
         let hits = Counter()
         let log = EventLog()
         try await TestServer.with({ addFlakyRoutes($0, failures: 2, hits: hits, bodies: Synchronized([])) }) { server in
-            let provider = MoyaProvider<DynamicTarget>(plugins: [RecordingPlugin(name: "p", log: log)], interceptor: quickPolicy)
+            let provider = MoyaProvider<DynamicTarget>(
+                plugins: [RecordingPlugin(name: "p", log: log)],
+                interceptor: quickPolicy
+            )
             let response = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/flaky"))
             #expect(response.statusCode == 200)
         }
@@ -50,7 +58,12 @@ struct NetworkRetryTests {
         let hits = Counter()
         try await TestServer.with({ addFlakyRoutes($0, failures: 2, hits: hits, bodies: Synchronized([])) }) { server in
             let provider = MoyaProvider<DynamicTarget>(interceptor: quickPolicy)
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/flaky", method: .post, makeTask: { .requestData(Data("x".utf8)) })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/flaky",
+                method: .post,
+                makeTask: { .requestData(Data("x".utf8)) }
+            )
             let response = try await provider.request(target)
             #expect(response.statusCode == 503)
         }
@@ -68,7 +81,12 @@ struct NetworkRetryTests {
             var policy = quickPolicy
             policy.retriesNonIdempotentMethods = true
             let provider = MoyaProvider<DynamicTarget>(interceptor: policy)
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/flaky", method: .post, makeTask: { .uploadFile(file) })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/flaky",
+                method: .post,
+                makeTask: { .uploadFile(file) }
+            )
             let response = try await provider.request(target)
             #expect(response.statusCode == 200)
         }
@@ -79,7 +97,9 @@ struct NetworkRetryTests {
         let hits = Counter()
         try await TestServer.with({ addFlakyRoutes($0, failures: 0, hits: hits, bodies: Synchronized([])) }) { server in
             // A backoff of ten minutes: only the server's `Retry-After: 0` lets this finish.
-            let provider = MoyaProvider<DynamicTarget>(interceptor: RetryPolicy(exponentialBackoffScale: 600, jitter: 0))
+            let provider = MoyaProvider<DynamicTarget>(
+                interceptor: RetryPolicy(exponentialBackoffScale: 600, jitter: 0)
+            )
             let response = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/busy"))
             #expect(response.statusCode == 200)
         }
@@ -97,7 +117,9 @@ struct NetworkRetryTests {
                 _ = try await provider.request(target)
                 Issue.record("a server that stays down must fail validation")
             } catch {
-                guard case .underlying(let inner, let response)? = error as? MoyaError, case .statusCode? = inner as? MoyaError else {
+                guard case .underlying(let inner, let response)? = error as? MoyaError,
+                    case .statusCode? = inner as? MoyaError
+                else {
                     Issue.record("expected Moya's validation error, got \(error)")
                     return
                 }
@@ -111,7 +133,9 @@ struct NetworkRetryTests {
         let hits = Counter()
         try await TestServer.with({ addFlakyRoutes($0, failures: 1, hits: hits, bodies: Synchronized([])) }) { server in
             let provider = MoyaProvider<PolicyTarget>()
-            let response = try await provider.request(PolicyTarget(baseURL: server.baseURL, path: "/flaky", retryPolicy: quickPolicy))
+            let response = try await provider.request(
+                PolicyTarget(baseURL: server.baseURL, path: "/flaky", retryPolicy: quickPolicy)
+            )
             #expect(response.statusCode == 200)
         }
         #expect(hits.count == 2)
@@ -127,7 +151,9 @@ struct NetworkRetryTests {
             let provider = MoyaProvider<PolicyTarget>()
             let started = ContinuousClock.now
             do {
-                _ = try await provider.request(PolicyTarget(baseURL: server.baseURL, path: "/stall", timeoutInterval: 0.3))
+                _ = try await provider.request(
+                    PolicyTarget(baseURL: server.baseURL, path: "/stall", timeoutInterval: 0.3)
+                )
                 Issue.record("a stalled server must time out")
             } catch {
                 guard case .underlying(let inner, nil)? = error as? MoyaError else {

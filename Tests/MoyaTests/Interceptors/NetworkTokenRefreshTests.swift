@@ -44,7 +44,12 @@ struct NetworkTokenRefreshTests {
     }
 
     /// `/protected` accepts only `Bearer <valid>`; each 401 is counted and announced.
-    private func addProtected(_ router: Router<BasicRequestContext>, valid: String, rejections: Counter, rejected: AsyncStream<Int>.Continuation? = nil) {
+    private func addProtected(
+        _ router: Router<BasicRequestContext>,
+        valid: String,
+        rejections: Counter,
+        rejected: AsyncStream<Int>.Continuation? = nil
+    ) {
         router.get("protected") { request, _ -> Response in
             guard request.headers[.authorization] == "Bearer \(valid)" else {
                 let count = rejections.increment()
@@ -59,7 +64,10 @@ struct NetworkTokenRefreshTests {
         let refreshes = Counter()
         let rejections = Counter()
         try await TestServer.with({ addProtected($0, valid: "t2", rejections: rejections) }) { server in
-            let auth = AuthenticationInterceptor(authenticator: TokenAuthenticator(refreshes: refreshes), credential: Token(value: "t1"))
+            let auth = AuthenticationInterceptor(
+                authenticator: TokenAuthenticator(refreshes: refreshes),
+                credential: Token(value: "t1")
+            )
             let provider = MoyaProvider<DynamicTarget>(interceptor: auth)
             let response = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/protected"))
             #expect(try response.mapString() == "t2")
@@ -83,7 +91,9 @@ struct NetworkTokenRefreshTests {
                 break
             }
         }
-        try await TestServer.with({ addProtected($0, valid: "t2", rejections: rejections, rejected: rejectedContinuation) }) { server in
+        try await TestServer.with({
+            addProtected($0, valid: "t2", rejections: rejections, rejected: rejectedContinuation)
+        }) { server in
             let authenticator = TokenAuthenticator(refreshes: refreshes, waitBeforeRefreshing: allRejected)
             let auth = AuthenticationInterceptor(authenticator: authenticator, credential: Token(value: "t1"))
             let provider = MoyaProvider<DynamicTarget>(interceptor: auth)
@@ -111,7 +121,7 @@ struct NetworkTokenRefreshTests {
                 Issue.record("a failed refresh must fail the request")
             } catch {
                 guard case .underlying(let inner, let response)? = error as? MoyaError,
-                      case .refreshFailed? = inner as? AuthenticationError
+                    case .refreshFailed? = inner as? AuthenticationError
                 else {
                     Issue.record("expected AuthenticationError.refreshFailed, got \(error)")
                     return
@@ -140,11 +150,19 @@ struct NetworkTokenRefreshTests {
 
     @Test func aRequestSentWithAnOlderTokenIsReplayedWithoutAnotherRefresh() async throws {
         let refreshes = Counter()
-        let auth = AuthenticationInterceptor(authenticator: TokenAuthenticator(refreshes: refreshes), credential: Token(value: "t2"))
+        let auth = AuthenticationInterceptor(
+            authenticator: TokenAuthenticator(refreshes: refreshes),
+            credential: Token(value: "t2")
+        )
         var request = URLRequest(url: URL(fileURLWithPath: "/protected"))
         request.setValue("Bearer t1", forHTTPHeaderField: "Authorization")
         let unauthorized = Moya.Response(statusCode: 401, data: Data(), request: request)
-        let decision = await auth.retry(request, for: MultiTarget(PipelineTarget.zen), attempt: 1, dueTo: .success(unauthorized))
+        let decision = await auth.retry(
+            request,
+            for: MultiTarget(PipelineTarget.zen),
+            attempt: 1,
+            dueTo: .success(unauthorized)
+        )
         guard case .retry = decision else {
             Issue.record("expected an immediate replay, got \(decision)")
             return
@@ -153,13 +171,16 @@ struct NetworkTokenRefreshTests {
     }
 
     @Test func noCredentialFailsBeforeAnythingIsSent() async {
-        let auth = AuthenticationInterceptor<TokenAuthenticator>(authenticator: TokenAuthenticator(refreshes: Counter()))
+        let auth = AuthenticationInterceptor<TokenAuthenticator>(
+            authenticator: TokenAuthenticator(refreshes: Counter())
+        )
         let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, interceptor: auth)
         do {
             _ = try await provider.request(.zen)
             Issue.record("a request without a credential must fail")
         } catch {
-            guard case .underlying(let inner, nil) = error, case .missingCredential? = inner as? AuthenticationError else {
+            guard case .underlying(let inner, nil) = error, case .missingCredential? = inner as? AuthenticationError
+            else {
                 Issue.record("expected AuthenticationError.missingCredential, got \(error)")
                 return
             }

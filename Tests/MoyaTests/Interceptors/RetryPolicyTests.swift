@@ -38,10 +38,16 @@ struct RetryPolicyTests {
     @Test func everyDefaultRetryableStatusIsRetriedAndOthersAreNot() {
         let policy = RetryPolicy()
         for status in [408, 429, 500, 502, 503, 504] {
-            #expect(delay(policy.decision(for: request(), attempt: 1, result: response(status), random: 0)) != nil, "\(status)")
+            #expect(
+                delay(policy.decision(for: request(), attempt: 1, result: response(status), random: 0)) != nil,
+                "\(status)"
+            )
         }
         for status in [200, 301, 400, 401, 404, 501] {
-            #expect(delay(policy.decision(for: request(), attempt: 1, result: response(status), random: 0)) == nil, "\(status)")
+            #expect(
+                delay(policy.decision(for: request(), attempt: 1, result: response(status), random: 0)) == nil,
+                "\(status)"
+            )
         }
     }
 
@@ -52,8 +58,12 @@ struct RetryPolicyTests {
     }
 
     @Test func nonIdempotentMethodsAreRetriedOnlyWhenAllowed() {
-        #expect(delay(RetryPolicy().decision(for: request("POST"), attempt: 1, result: response(503), random: 0)) == nil)
-        #expect(delay(RetryPolicy().decision(for: request("PATCH"), attempt: 1, result: response(503), random: 0)) == nil)
+        #expect(
+            delay(RetryPolicy().decision(for: request("POST"), attempt: 1, result: response(503), random: 0)) == nil
+        )
+        #expect(
+            delay(RetryPolicy().decision(for: request("PATCH"), attempt: 1, result: response(503), random: 0)) == nil
+        )
         #expect(delay(RetryPolicy().decision(for: request("PUT"), attempt: 1, result: response(503), random: 0)) != nil)
         let allowing = RetryPolicy(retriesNonIdempotentMethods: true)
         #expect(delay(allowing.decision(for: request("POST"), attempt: 1, result: response(503), random: 0)) != nil)
@@ -61,23 +71,72 @@ struct RetryPolicyTests {
 
     @Test func transientTransportErrorsAreRetriedButCancellationIsNot() {
         let policy = RetryPolicy()
-        #expect(delay(policy.decision(for: request(), attempt: 1, result: urlError(NSURLErrorTimedOut), random: 0)) != nil)
-        #expect(delay(policy.decision(for: request(), attempt: 1, result: urlError(NSURLErrorNetworkConnectionLost), random: 0)) != nil)
-        #expect(delay(policy.decision(for: request(), attempt: 1, result: urlError(NSURLErrorCannotConnectToHost), random: 0)) != nil)
-        #expect(delay(policy.decision(for: request(), attempt: 1, result: urlError(NSURLErrorCancelled), random: 0)) == nil)
-        #expect(delay(policy.decision(for: request(), attempt: 1, result: urlError(NSURLErrorServerCertificateUntrusted), random: 0)) == nil)
-        #expect(delay(policy.decision(for: request(), attempt: 1, result: .failure(.jsonMapping(Moya.Response(statusCode: 200, data: Data()))), random: 0)) == nil)
+        #expect(
+            delay(policy.decision(for: request(), attempt: 1, result: urlError(NSURLErrorTimedOut), random: 0)) != nil
+        )
+        #expect(
+            delay(
+                policy.decision(
+                    for: request(),
+                    attempt: 1,
+                    result: urlError(NSURLErrorNetworkConnectionLost),
+                    random: 0
+                )
+            ) != nil
+        )
+        #expect(
+            delay(
+                policy.decision(for: request(), attempt: 1, result: urlError(NSURLErrorCannotConnectToHost), random: 0)
+            ) != nil
+        )
+        #expect(
+            delay(policy.decision(for: request(), attempt: 1, result: urlError(NSURLErrorCancelled), random: 0)) == nil
+        )
+        #expect(
+            delay(
+                policy.decision(
+                    for: request(),
+                    attempt: 1,
+                    result: urlError(NSURLErrorServerCertificateUntrusted),
+                    random: 0
+                )
+            ) == nil
+        )
+        #expect(
+            delay(
+                policy.decision(
+                    for: request(),
+                    attempt: 1,
+                    result: .failure(.jsonMapping(Moya.Response(statusCode: 200, data: Data()))),
+                    random: 0
+                )
+            ) == nil
+        )
     }
 
     @Test func retryAfterInSecondsReplacesTheBackoff() {
         let policy = RetryPolicy()
-        let decision = policy.decision(for: request(), attempt: 1, result: response(429, headers: ["Retry-After": "7"]), random: 0.3)
+        let decision = policy.decision(
+            for: request(),
+            attempt: 1,
+            result: response(429, headers: ["Retry-After": "7"]),
+            random: 0.3
+        )
         #expect(delay(decision) == 7)
     }
 
     @Test func retryAfterBeyondTheMaximumDelayEndsTheRetries() {
         let policy = RetryPolicy(maximumDelay: 10)
-        #expect(delay(policy.decision(for: request(), attempt: 1, result: response(503, headers: ["Retry-After": "3600"]), random: 0)) == nil)
+        #expect(
+            delay(
+                policy.decision(
+                    for: request(),
+                    attempt: 1,
+                    result: response(503, headers: ["Retry-After": "3600"]),
+                    random: 0
+                )
+            ) == nil
+        )
     }
 
     @Test func retryAfterParsesSecondsAndTheThreeHTTPDateForms() throws {

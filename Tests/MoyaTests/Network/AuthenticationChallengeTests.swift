@@ -13,10 +13,15 @@ struct AuthenticationChallengeTests {
     }
 
     @Test func digestSHA256MatchesTheRFC7616Example() throws {
-        let authorization = try #require(AuthenticationChallenge.authorization(
-            for: rfc7616Challenge(algorithm: "SHA-256"), credential: credential, method: "GET", uri: "/dir/index.html",
-            clientNonce: "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ"
-        ))
+        let authorization = try #require(
+            AuthenticationChallenge.authorization(
+                for: rfc7616Challenge(algorithm: "SHA-256"),
+                credential: credential,
+                method: "GET",
+                uri: "/dir/index.html",
+                clientNonce: "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ"
+            )
+        )
         #expect(authorization.hasPrefix("Digest "))
         #expect(authorization.contains("response=\"753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1\""))
         #expect(authorization.contains("opaque=\"FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS\""))
@@ -24,31 +29,57 @@ struct AuthenticationChallengeTests {
     }
 
     @Test func digestMD5MatchesTheRFC7616Example() throws {
-        let authorization = try #require(AuthenticationChallenge.authorization(
-            for: rfc7616Challenge(algorithm: "MD5"), credential: credential, method: "GET", uri: "/dir/index.html",
-            clientNonce: "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ"
-        ))
+        let authorization = try #require(
+            AuthenticationChallenge.authorization(
+                for: rfc7616Challenge(algorithm: "MD5"),
+                credential: credential,
+                method: "GET",
+                uri: "/dir/index.html",
+                clientNonce: "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ"
+            )
+        )
         #expect(authorization.contains("response=\"8ca523f5e9506fed4657c9700eebdbec\""))
     }
 
     @Test func basicChallengeGetsBasicCredentials() {
         let authorization = AuthenticationChallenge.authorization(
-            for: "Basic realm=\"api\"", credential: URLCredential(user: "user", password: "passwd", persistence: .none),
-            method: "GET", uri: "/"
+            for: "Basic realm=\"api\"",
+            credential: URLCredential(user: "user", password: "passwd", persistence: .none),
+            method: "GET",
+            uri: "/"
         )
         #expect(authorization == "Basic dXNlcjpwYXNzd2Q=")
     }
 
     @Test func digestIsPreferredOverBasicWhenBothAreOffered() throws {
-        let authorization = try #require(AuthenticationChallenge.authorization(
-            for: "Basic realm=\"a\", " + rfc7616Challenge(algorithm: "SHA-256"), credential: credential, method: "GET", uri: "/"
-        ))
+        let authorization = try #require(
+            AuthenticationChallenge.authorization(
+                for: "Basic realm=\"a\", " + rfc7616Challenge(algorithm: "SHA-256"),
+                credential: credential,
+                method: "GET",
+                uri: "/"
+            )
+        )
         #expect(authorization.hasPrefix("Digest "))
     }
 
     @Test func unknownSchemesGetNoAnswer() {
-        #expect(AuthenticationChallenge.authorization(for: "Bearer realm=\"x\"", credential: credential, method: "GET", uri: "/") == nil)
-        #expect(AuthenticationChallenge.authorization(for: "Digest realm=\"x\", nonce=\"n\", algorithm=SHA-512-256", credential: credential, method: "GET", uri: "/") == nil)
+        #expect(
+            AuthenticationChallenge.authorization(
+                for: "Bearer realm=\"x\"",
+                credential: credential,
+                method: "GET",
+                uri: "/"
+            ) == nil
+        )
+        #expect(
+            AuthenticationChallenge.authorization(
+                for: "Digest realm=\"x\", nonce=\"n\", algorithm=SHA-512-256",
+                credential: credential,
+                method: "GET",
+                uri: "/"
+            ) == nil
+        )
     }
 
     @Test func challengesWithQuotedCommasParse() {

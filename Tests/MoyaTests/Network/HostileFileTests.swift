@@ -33,7 +33,10 @@ struct HostileFileTests {
 
     // MARK: Suggested file names
 
-    @Test(arguments: ["..", ".", "", "   ", "../../etc/passwd", "/etc/passwd", "a/..", "..\\..\\boot.ini", "x\u{0}y", "\r\n", "\u{1B}[31m"])
+    @Test(arguments: [
+        "..", ".", "", "   ", "../../etc/passwd", "/etc/passwd", "a/..", "..\\..\\boot.ini", "x\u{0}y", "\r\n",
+        "\u{1B}[31m",
+    ])
     func aSuggestedNameAlwaysNamesANewFileInsideTheFolder(_ suggested: String) throws {
         let folder = URL(fileURLWithPath: "/downloads", isDirectory: true)
         let name = SafeFileName.make(from: suggested)
@@ -69,12 +72,21 @@ struct HostileFileTests {
         try Data("years of work".utf8).write(to: precious)
 
         try await TestServer.with({ addAttachment($0, fileName: fileName) }) { server in
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
-                .downloadDestination(DownloadRequest.suggestedDestination(in: folder, options: [.removePreviousFile]))
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/file",
+                makeTask: {
+                    .downloadDestination(
+                        DownloadRequest.suggestedDestination(in: folder, options: [.removePreviousFile])
+                    )
+                }
+            )
             let response = try await MoyaProvider<DynamicTarget>().request(target)
             #expect(try Data(contentsOf: precious) == Data("years of work".utf8))
-            #expect(response.fileURL?.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path)
+            #expect(
+                response.fileURL?.deletingLastPathComponent().standardizedFileURL.path
+                    == folder.standardizedFileURL.path
+            )
             #expect(response.fileURL.map { try? Data(contentsOf: $0) } == Data("hello".utf8))
         }
     }
@@ -87,9 +99,15 @@ struct HostileFileTests {
         try Data("meow".utf8).write(to: photo)
 
         try await TestServer.with({ addAttachment($0, fileName: "Photos") }) { server in
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
-                .downloadDestination(DownloadRequest.suggestedDestination(in: folder, options: [.removePreviousFile]))
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/file",
+                makeTask: {
+                    .downloadDestination(
+                        DownloadRequest.suggestedDestination(in: folder, options: [.removePreviousFile])
+                    )
+                }
+            )
             await #expect(throws: MoyaError.self) {
                 try await MoyaProvider<DynamicTarget>().request(target)
             }
@@ -103,9 +121,13 @@ struct HostileFileTests {
         let file = folder.appendingPathComponent("latest.txt")
         try Data("old".utf8).write(to: file)
         try await TestServer.with({ addAttachment($0, fileName: "ignored") }) { server in
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
-                .downloadDestination { _, _ in (file, [.removePreviousFile]) }
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/file",
+                makeTask: {
+                    .downloadDestination { _, _ in (file, [.removePreviousFile]) }
+                }
+            )
             _ = try await MoyaProvider<DynamicTarget>().request(target)
             #expect(try Data(contentsOf: file) == Data("hello".utf8))
         }
@@ -130,7 +152,9 @@ struct HostileFileTests {
                 _ = try await MoyaProvider<DynamicTarget>().request(target)
                 Issue.record("uploading \(kind) must fail")
             } catch {
-                guard case .underlying(let inner, nil) = error as? MoyaError, case .notARegularFile(_, let found)? = inner as? UploadFileError else {
+                guard case .underlying(let inner, nil) = error as? MoyaError,
+                    case .notARegularFile(_, let found)? = inner as? UploadFileError
+                else {
                     Issue.record("expected UploadFileError.notARegularFile, got \(error)")
                     return
                 }
@@ -164,7 +188,12 @@ struct HostileFileTests {
         try Data("fine".utf8).write(to: file)
         let received = Counter()
         try await TestServer.with({ addUpload($0, received: received) }) { server in
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/upload", method: .post, makeTask: { .uploadFile(file) })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/upload",
+                method: .post,
+                makeTask: { .uploadFile(file) }
+            )
             let response = try await MoyaProvider<DynamicTarget>().request(target)
             #expect(response.data == Data("fine".utf8))
         }
@@ -187,7 +216,12 @@ struct HostileFileTests {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
         let received = Counter()
         try await TestServer.with({ addUpload($0, received: received) }) { server in
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/upload", method: .post, makeTask: { .uploadFile(link) })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/upload",
+                method: .post,
+                makeTask: { .uploadFile(link) }
+            )
             let response = try await MoyaProvider<DynamicTarget>().request(target)
             #expect(response.data == Data("linked".utf8))
         }

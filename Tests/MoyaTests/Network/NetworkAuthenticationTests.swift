@@ -30,9 +30,13 @@ struct NetworkAuthenticationTests {
         router.get("digest") { request, _ -> Response in
             attempts.increment()
             let nonce = "fixed-nonce-1"
-            let challenge = Response(status: .unauthorized, headers: [
-                .wwwAuthenticate: "Digest realm=\"\(Self.realm)\", qop=\"auth\", algorithm=SHA-256, nonce=\"\(nonce)\"",
-            ])
+            let challenge = Response(
+                status: .unauthorized,
+                headers: [
+                    .wwwAuthenticate:
+                        "Digest realm=\"\(Self.realm)\", qop=\"auth\", algorithm=SHA-256, nonce=\"\(nonce)\""
+                ]
+            )
             guard let header = request.headers[.authorization], header.hasPrefix("Digest ") else { return challenge }
             func field(_ name: String) -> String? {
                 guard let range = header.range(of: "\(name)=") else { return nil }
@@ -42,7 +46,9 @@ struct NetworkAuthenticationTests {
                 }
                 return rest.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
             }
-            guard let uri = field("uri"), let cnonce = field("cnonce"), let nc = field("nc"), let response = field("response") else {
+            guard let uri = field("uri"), let cnonce = field("cnonce"), let nc = field("nc"),
+                let response = field("response")
+            else {
                 return challenge
             }
             let ha1 = Self.sha256("\(Self.user):\(Self.realm):\(Self.password)")
@@ -60,7 +66,9 @@ struct NetworkAuthenticationTests {
         let attempts = Counter()
         try await TestServer.with({ addProtectedRoutes($0, attempts: attempts) }) { server in
             let credential = URLCredential(user: Self.user, password: Self.password, persistence: .none)
-            let response = try await provider(credential: credential).request(DynamicTarget(baseURL: server.baseURL, path: "/basic"))
+            let response = try await provider(credential: credential).request(
+                DynamicTarget(baseURL: server.baseURL, path: "/basic")
+            )
             #expect(response.statusCode == 200)
             #expect(try response.mapString() == "basic ok")
             #expect(attempts.count == 2)
@@ -71,7 +79,9 @@ struct NetworkAuthenticationTests {
         let attempts = Counter()
         try await TestServer.with({ addProtectedRoutes($0, attempts: attempts) }) { server in
             let credential = URLCredential(user: Self.user, password: Self.password, persistence: .none)
-            let response = try await provider(credential: credential).request(DynamicTarget(baseURL: server.baseURL, path: "/digest"))
+            let response = try await provider(credential: credential).request(
+                DynamicTarget(baseURL: server.baseURL, path: "/digest")
+            )
             #expect(try response.mapString() == "digest ok")
             #expect(attempts.count == 2)
         }
@@ -81,7 +91,9 @@ struct NetworkAuthenticationTests {
         let attempts = Counter()
         try await TestServer.with({ addProtectedRoutes($0, attempts: attempts) }) { server in
             let credential = URLCredential(user: Self.user, password: "wrong", persistence: .none)
-            let response = try await provider(credential: credential).request(DynamicTarget(baseURL: server.baseURL, path: "/digest"))
+            let response = try await provider(credential: credential).request(
+                DynamicTarget(baseURL: server.baseURL, path: "/digest")
+            )
             #expect(response.statusCode == 401)
             #expect(attempts.count == 2)
         }
@@ -90,7 +102,9 @@ struct NetworkAuthenticationTests {
     @Test func challengeWithoutCredentialReturnsThe401Promptly() async throws {
         let attempts = Counter()
         try await TestServer.with({ addProtectedRoutes($0, attempts: attempts) }) { server in
-            let response = try await provider(credential: nil).request(DynamicTarget(baseURL: server.baseURL, path: "/basic"))
+            let response = try await provider(credential: nil).request(
+                DynamicTarget(baseURL: server.baseURL, path: "/basic")
+            )
             #expect(response.statusCode == 401)
             #expect(response.response?.value(forHTTPHeaderField: "WWW-Authenticate")?.hasPrefix("Basic") == true)
             #expect(attempts.count == 1)

@@ -7,7 +7,11 @@ import Testing
 @Suite("Server faults end in a MoyaError, promptly")
 struct NetworkFaultTests {
     /// Sends one request to a raw server and returns the error it produced within 10 seconds.
-    private func failure(response: String, ending: RawServer.Ending, session: Session = .default) async throws -> MoyaError? {
+    private func failure(
+        response: String,
+        ending: RawServer.Ending,
+        session: Session = .default
+    ) async throws -> MoyaError? {
         let server = try await RawServer.start(response: response, ending: ending)
         let provider = MoyaProvider<DynamicTarget>(session: session)
         let started = ContinuousClock.now
@@ -26,14 +30,20 @@ struct NetworkFaultTests {
     /// reports for the same fault.
     private func expectURLError(_ code: Int, in error: MoyaError?, sourceLocation: SourceLocation = #_sourceLocation) {
         guard case .underlying(let inner, nil)? = error else {
-            Issue.record("expected .underlying(_, nil), got \(String(describing: error))", sourceLocation: sourceLocation)
+            Issue.record(
+                "expected .underlying(_, nil), got \(String(describing: error))",
+                sourceLocation: sourceLocation
+            )
             return
         }
         let nsError = inner as NSError
         #expect(nsError.domain == NSURLErrorDomain, sourceLocation: sourceLocation)
         #expect(nsError.code == code, "\(nsError)", sourceLocation: sourceLocation)
         #expect(nsError.userInfo[NSUnderlyingErrorKey] != nil, sourceLocation: sourceLocation)
-        #expect(error?.errorDescription?.contains("The operation could not be completed") == false, sourceLocation: sourceLocation)
+        #expect(
+            error?.errorDescription?.contains("The operation could not be completed") == false,
+            sourceLocation: sourceLocation
+        )
     }
 
     @Test func garbageStatusLineFailsWithBadServerResponse() async throws {
@@ -42,7 +52,10 @@ struct NetworkFaultTests {
     }
 
     @Test func bodyShorterThanContentLengthFailsWithBadServerResponse() async throws {
-        let error = try await failure(response: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this", ending: .close)
+        let error = try await failure(
+            response: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this",
+            ending: .close
+        )
         expectURLError(NSURLErrorBadServerResponse, in: error)
     }
 

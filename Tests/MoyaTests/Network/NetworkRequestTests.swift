@@ -16,7 +16,11 @@ struct NetworkRequestTests {
                 var headers = HTTPFields()
                 headers.append(HTTPField(name: HTTPField.Name("X-Multi")!, value: "a"))
                 headers.append(HTTPField(name: HTTPField.Name("X-Multi")!, value: "b"))
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "Half measures")))
+                return Response(
+                    status: .ok,
+                    headers: headers,
+                    body: .init(byteBuffer: ByteBuffer(string: "Half measures"))
+                )
             }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
@@ -42,8 +46,12 @@ struct NetworkRequestTests {
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
             let target = DynamicTarget(
-                baseURL: server.baseURL, path: "/echo", method: .post,
-                makeTask: { .requestParameters(parameters: ["name": "moya", "stars": 15], encoding: JSONEncoding.default) },
+                baseURL: server.baseURL,
+                path: "/echo",
+                method: .post,
+                makeTask: {
+                    .requestParameters(parameters: ["name": "moya", "stars": 15], encoding: JSONEncoding.default)
+                },
                 headers: ["X-Token": "abc"]
             )
             let response = try await provider.request(target)
@@ -79,7 +87,7 @@ struct NetworkRequestTests {
                 Issue.record("a 500 must fail validation")
             } catch {
                 guard let error = error as? MoyaError, case .underlying(let inner, let response) = error,
-                      case .statusCode? = inner as? MoyaError
+                    case .statusCode? = inner as? MoyaError
                 else {
                     Issue.record("expected .underlying(.statusCode), got \(error)")
                     return
@@ -110,7 +118,10 @@ struct NetworkRequestTests {
             router.get("zen") { _, _ in "zen" }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let result = await provider.requestAndWait(DynamicTarget(baseURL: server.baseURL, path: "/zen"), callbackQueue: queue)
+            let result = await provider.requestAndWait(
+                DynamicTarget(baseURL: server.baseURL, path: "/zen"),
+                callbackQueue: queue
+            )
             let response = try result.get()
             #expect(response.statusCode == 200)
         }
@@ -128,7 +139,10 @@ struct NetworkRequestTests {
             let provider = MoyaProvider<DynamicTarget>()
             let box = TokenBox()
             let result: Result<Moya.Response, MoyaError> = await withCheckedContinuation { continuation in
-                box.token = provider.request(DynamicTarget(baseURL: server.baseURL, path: "/slow"), callbackQueue: queue) {
+                box.token = provider.request(
+                    DynamicTarget(baseURL: server.baseURL, path: "/slow"),
+                    callbackQueue: queue
+                ) {
                     continuation.resume(returning: $0)
                 }
                 _Concurrency.Task {

@@ -18,7 +18,10 @@ struct NetworkTLSTests {
     }
 
     /// Sends `/hello` through a session with `configuration` and returns the outcome.
-    private func hello(_ server: TestServer, _ configuration: Session.Configuration) async -> Result<Moya.Response, MoyaError> {
+    private func hello(
+        _ server: TestServer,
+        _ configuration: Session.Configuration
+    ) async -> Result<Moya.Response, MoyaError> {
         let session = Session(configuration: configuration)
         let provider = MoyaProvider<DynamicTarget>(session: session)
         do {
@@ -68,14 +71,20 @@ struct NetworkTLSTests {
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
         let server = try await TestServer.startTLS(identity: leaf, addHello)
 
-        let pinned = await hello(server, .init(serverTrustPolicies: ["localhost": .pinnedCertificates([certificates.authority.certificate])]))
+        let pinned = await hello(
+            server,
+            .init(serverTrustPolicies: ["localhost": .pinnedCertificates([certificates.authority.certificate])])
+        )
         #expect(try pinned.get().statusCode == 200)
 
         let otherAuthority = try TestCertificates.makeAuthority(name: "Another CA")
-        let mismatch = await hello(server, .init(
-            tlsConfiguration: trusting(certificates.authority.certificate),
-            serverTrustPolicies: ["localhost": .pinnedCertificates([otherAuthority.authority.certificate])]
-        ))
+        let mismatch = await hello(
+            server,
+            .init(
+                tlsConfiguration: trusting(certificates.authority.certificate),
+                serverTrustPolicies: ["localhost": .pinnedCertificates([otherAuthority.authority.certificate])]
+            )
+        )
         expectTLSFailure(mismatch)
     }
 
@@ -85,17 +94,23 @@ struct NetworkTLSTests {
         let server = try await TestServer.startTLS(identity: leaf, addHello)
         let tls = trusting(certificates.authority.certificate)
 
-        let pinned = await hello(server, .init(
-            tlsConfiguration: tls,
-            serverTrustPolicies: ["localhost": try .pinnedPublicKeys(of: [leaf.certificate])]
-        ))
+        let pinned = await hello(
+            server,
+            .init(
+                tlsConfiguration: tls,
+                serverTrustPolicies: ["localhost": try .pinnedPublicKeys(of: [leaf.certificate])]
+            )
+        )
         #expect(try pinned.get().statusCode == 200)
 
         let otherLeaf = try certificates.makeLeaf(dnsNames: ["localhost"])
-        let mismatch = await hello(server, .init(
-            tlsConfiguration: tls,
-            serverTrustPolicies: ["LOCALHOST": try .pinnedPublicKeys(of: [otherLeaf.certificate])]
-        ))
+        let mismatch = await hello(
+            server,
+            .init(
+                tlsConfiguration: tls,
+                serverTrustPolicies: ["LOCALHOST": try .pinnedPublicKeys(of: [otherLeaf.certificate])]
+            )
+        )
         guard case .failure(.underlying(let error, nil)) = mismatch else {
             Issue.record("expected a pin mismatch, got \(mismatch)")
             return
@@ -107,7 +122,11 @@ struct NetworkTLSTests {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
         let client = try certificates.makeLeaf(dnsNames: ["client"], clientAuth: true)
-        let server = try await TestServer.startTLS(identity: leaf, clientCA: certificates.authority.certificate, addHello)
+        let server = try await TestServer.startTLS(
+            identity: leaf,
+            clientCA: certificates.authority.certificate,
+            addHello
+        )
 
         expectTLSFailure(
             await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate))),

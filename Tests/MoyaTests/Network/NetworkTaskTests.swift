@@ -31,10 +31,15 @@ struct NetworkTaskTests {
         router.put("echo", use: handler)
     }
 
-    private func echo(_ method: Moya.Method, _ task: @escaping @Sendable () -> Moya.Task) async throws -> [String: String] {
+    private func echo(
+        _ method: Moya.Method,
+        _ task: @escaping @Sendable () -> Moya.Task
+    ) async throws -> [String: String] {
         try await TestServer.with(addEcho) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let response = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/echo", method: method, makeTask: task))
+            let response = try await provider.request(
+                DynamicTarget(baseURL: server.baseURL, path: "/echo", method: method, makeTask: task)
+            )
             return try response.map([String: String].self)
         }
     }
@@ -66,25 +71,35 @@ struct NetworkTaskTests {
     }
 
     @Test func requestParametersInTheQueryForGet() async throws {
-        let echo = try await echo(.get) { .requestParameters(parameters: ["q": "swift nio", "page": 2], encoding: URLEncoding.default) }
+        let echo = try await echo(.get) {
+            .requestParameters(parameters: ["q": "swift nio", "page": 2], encoding: URLEncoding.default)
+        }
         #expect(echo["query"] == "page=2&q=swift%20nio")
     }
 
     @Test func requestParametersInTheBodyForPost() async throws {
-        let echo = try await echo(.post) { .requestParameters(parameters: ["a": "1", "b": true], encoding: URLEncoding.default) }
+        let echo = try await echo(.post) {
+            .requestParameters(parameters: ["a": "1", "b": true], encoding: URLEncoding.default)
+        }
         #expect(echo["body"] == "a=1&b=1")
         #expect(echo["contentType"] == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func requestCompositeDataSendsBodyAndQuery() async throws {
-        let echo = try await echo(.post) { .requestCompositeData(bodyData: Data("body".utf8), urlParameters: ["page": 1]) }
+        let echo = try await echo(.post) {
+            .requestCompositeData(bodyData: Data("body".utf8), urlParameters: ["page": 1])
+        }
         #expect(echo["body"] == "body")
         #expect(echo["query"] == "page=1")
     }
 
     @Test func requestCompositeParametersSendsBodyAndQuery() async throws {
         let echo = try await echo(.put) {
-            .requestCompositeParameters(bodyParameters: ["name": "moya"], bodyEncoding: JSONEncoding.default, urlParameters: ["v": 2])
+            .requestCompositeParameters(
+                bodyParameters: ["name": "moya"],
+                bodyEncoding: JSONEncoding.default,
+                urlParameters: ["v": 2]
+            )
         }
         #expect(echo["method"] == "PUT")
         #expect(echo["body"] == "{\"name\":\"moya\"}")
@@ -93,7 +108,10 @@ struct NetworkTaskTests {
 
     @Test func uploadCompositeMultipartSendsPartsAndQuery() async throws {
         let echo = try await echo(.post) {
-            .uploadCompositeMultipart([MultipartFormData(provider: .data(Data("x".utf8)), name: "field")], urlParameters: ["id": 7])
+            .uploadCompositeMultipart(
+                [MultipartFormData(provider: .data(Data("x".utf8)), name: "field")],
+                urlParameters: ["id": 7]
+            )
         }
         #expect(echo["query"] == "id=7")
         #expect(echo["contentType"]?.hasPrefix("multipart/form-data; boundary=") == true)
@@ -101,12 +119,22 @@ struct NetworkTaskTests {
     }
 
     @Test func downloadParametersSendsTheParametersAndSavesTheBody() async throws {
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("moya-download-params-\(UUID().uuidString).json")
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "moya-download-params-\(UUID().uuidString).json"
+        )
         try await TestServer.with(addEcho) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/echo", makeTask: {
-                .downloadParameters(parameters: ["file": "report"], encoding: URLEncoding.queryString, destination: { _, _ in (destination, []) })
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/echo",
+                makeTask: {
+                    .downloadParameters(
+                        parameters: ["file": "report"],
+                        encoding: URLEncoding.queryString,
+                        destination: { _, _ in (destination, []) }
+                    )
+                }
+            )
             let response = try await provider.request(target)
             #expect(response.fileURL == destination)
             let saved = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: destination))
@@ -115,26 +143,40 @@ struct NetworkTaskTests {
     }
 
     @Test func downloadProgressIsZeroUntilCompletedWithoutContentLength() async throws {
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("moya-progress-\(UUID().uuidString)")
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "moya-progress-\(UUID().uuidString)"
+        )
         let log = EventLog()
         try await TestServer.with({ router in
             router.get("chunked") { _, _ in
-                Response(status: .ok, body: ResponseBody { writer in
-                    for _ in 0..<4 {
-                        try await writer.write(ByteBuffer(repeating: 1, count: 10_000))
+                Response(
+                    status: .ok,
+                    body: ResponseBody { writer in
+                        for _ in 0..<4 {
+                            try await writer.write(ByteBuffer(repeating: 1, count: 10_000))
+                        }
+                        try await writer.finish(nil)
                     }
-                    try await writer.finish(nil)
-                })
+                )
             }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/chunked", makeTask: {
-                .downloadDestination { _, _ in (destination, [.removePreviousFile]) }
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/chunked",
+                makeTask: {
+                    .downloadDestination { _, _ in (destination, [.removePreviousFile]) }
+                }
+            )
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                provider.request(target, callbackQueue: DispatchQueue(label: "progress"), progress: { progress in
-                    log.record("\(progress.progress) \(progress.completed)")
-                }, completion: { _ in continuation.resume() })
+                provider.request(
+                    target,
+                    callbackQueue: DispatchQueue(label: "progress"),
+                    progress: { progress in
+                        log.record("\(progress.progress) \(progress.completed)")
+                    },
+                    completion: { _ in continuation.resume() }
+                )
             }
         }
         let events = log.all
@@ -151,9 +193,13 @@ struct NetworkTaskTests {
             router.get("file") { _, _ in "content" }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
-                .downloadDestination { _, _ in (destination, [.createIntermediateDirectories]) }
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/file",
+                makeTask: {
+                    .downloadDestination { _, _ in (destination, [.createIntermediateDirectories]) }
+                }
+            )
             do {
                 _ = try await provider.request(target)
                 Issue.record("a destination under a file must fail")

@@ -24,14 +24,19 @@ struct NetworkTransferCancellationTests {
         let cancelSwitch = CancelSwitch()
         let completions = Synchronized<[Result<Moya.Response, MoyaError>]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let token = provider.request(target, callbackQueue: queue, progress: { progress in
-                if (progress.progressObject?.completedUnitCount ?? 0) > 0 {
-                    cancelSwitch.flip()
+            let token = provider.request(
+                target,
+                callbackQueue: queue,
+                progress: { progress in
+                    if (progress.progressObject?.completedUnitCount ?? 0) > 0 {
+                        cancelSwitch.flip()
+                    }
+                },
+                completion: { result in
+                    completions.update { $0.append(result) }
+                    continuation.resume()
                 }
-            }, completion: { result in
-                completions.update { $0.append(result) }
-                continuation.resume()
-            })
+            )
             cancelSwitch.attach(token)
         }
         // A second completion would run on the same serial queue: let it drain first.
@@ -48,27 +53,34 @@ struct NetworkTransferCancellationTests {
 
         try await TestServer.with({ router in
             router.get("endless") { _, _ -> Response in
-                Response(status: .ok, body: ResponseBody { writer in
-                    let chunk = ByteBuffer(repeating: 1, count: 64 * 1024)
-                    do {
-                        // Far more than the client reads before it cancels: only a closed
-                        // connection ends this loop early.
-                        for _ in 0..<100_000 {
-                            try await writer.write(chunk)
+                Response(
+                    status: .ok,
+                    body: ResponseBody { writer in
+                        let chunk = ByteBuffer(repeating: 1, count: 64 * 1024)
+                        do {
+                            // Far more than the client reads before it cancels: only a closed
+                            // connection ends this loop early.
+                            for _ in 0..<100_000 {
+                                try await writer.write(chunk)
+                            }
+                            try await writer.finish(nil)
+                        } catch {
+                            closedContinuation.yield()
+                            throw error
                         }
-                        try await writer.finish(nil)
-                    } catch {
-                        closedContinuation.yield()
-                        throw error
                     }
-                })
+                )
             }
         }) { server in
             let session = Session(configuration: .init(temporaryDirectory: downloads))
             let provider = MoyaProvider<DynamicTarget>(session: session)
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/endless", makeTask: {
-                .downloadDestination { _, _ in (destinationURL, []) }
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/endless",
+                makeTask: {
+                    .downloadDestination { _, _ in (destinationURL, []) }
+                }
+            )
 
             let completions = await sendAndCancelOnFirstProgress(target, provider: provider)
 
@@ -111,7 +123,12 @@ struct NetworkTransferCancellationTests {
             }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/sink", method: .post, makeTask: { .uploadFile(file) })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/sink",
+                method: .post,
+                makeTask: { .uploadFile(file) }
+            )
 
             let completions = await sendAndCancelOnFirstProgress(target, provider: provider)
             clientDoneContinuation.yield()

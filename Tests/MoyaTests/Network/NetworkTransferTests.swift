@@ -35,7 +35,12 @@ struct NetworkTransferTests {
 
         try await TestServer.with(addEcho) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/echo", method: .post, makeTask: { .uploadFile(file) })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/echo",
+                method: .post,
+                makeTask: { .uploadFile(file) }
+            )
             let response = try await provider.request(target)
             #expect(response.data == content)
             #expect(response.response?.value(forHTTPHeaderField: "X-Content-Length") == "300000")
@@ -46,7 +51,12 @@ struct NetworkTransferTests {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-file-\(UUID().uuidString)")
         try await TestServer.with(addEcho) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/echo", method: .post, makeTask: { .uploadFile(missing) })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/echo",
+                method: .post,
+                makeTask: { .uploadFile(missing) }
+            )
             do {
                 _ = try await provider.request(target)
                 Issue.record("a missing file must fail")
@@ -68,23 +78,42 @@ struct NetworkTransferTests {
         try await TestServer.with(addEcho) { server in
             let provider = MoyaProvider<DynamicTarget>()
             let target = DynamicTarget(
-                baseURL: server.baseURL, path: "/echo", method: .post,
+                baseURL: server.baseURL,
+                path: "/echo",
+                method: .post,
                 makeTask: {
                     .uploadMultipart([
                         MultipartFormData(provider: .data(Data("moya".utf8)), name: "name"),
                         MultipartFormData(provider: .file(file), name: "attachment", mimeType: "text/plain"),
-                        MultipartFormData(provider: .stream(InputStream(data: streamData), UInt64(streamData.count)), name: "stream", fileName: "s.bin"),
+                        MultipartFormData(
+                            provider: .stream(InputStream(data: streamData), UInt64(streamData.count)),
+                            name: "stream",
+                            fileName: "s.bin"
+                        ),
                     ])
                 },
                 headers: ["Content-Type": "multipart/form-data; boundary=test-boundary-42"]
             )
             let response = try await provider.request(target)
             let body = try response.mapString()
-            #expect(response.response?.value(forHTTPHeaderField: "X-Content-Type") == "multipart/form-data; boundary=test-boundary-42")
+            #expect(
+                response.response?.value(forHTTPHeaderField: "X-Content-Type")
+                    == "multipart/form-data; boundary=test-boundary-42"
+            )
             #expect(response.response?.value(forHTTPHeaderField: "X-Content-Length") == "\(response.data.count)")
-            #expect(body.hasPrefix("--test-boundary-42\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nmoya\r\n"))
-            #expect(body.contains("Content-Disposition: form-data; name=\"attachment\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nfile contents\r\n"))
-            #expect(body.contains("name=\"stream\"; filename=\"s.bin\"\r\nContent-Type: application/octet-stream\r\n\r\nstreamed bytes\r\n"))
+            #expect(
+                body.hasPrefix("--test-boundary-42\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nmoya\r\n")
+            )
+            #expect(
+                body.contains(
+                    "Content-Disposition: form-data; name=\"attachment\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nfile contents\r\n"
+                )
+            )
+            #expect(
+                body.contains(
+                    "name=\"stream\"; filename=\"s.bin\"\r\nContent-Type: application/octet-stream\r\n\r\nstreamed bytes\r\n"
+                )
+            )
             #expect(body.hasSuffix("--test-boundary-42--\r\n"))
         }
     }
@@ -97,11 +126,21 @@ struct NetworkTransferTests {
 
         try await TestServer.with(addEcho) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/echo", method: .post, makeTask: { .uploadFile(file) })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/echo",
+                method: .post,
+                makeTask: { .uploadFile(file) }
+            )
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                provider.request(target, callbackQueue: queue, progress: { progress in
-                    log.record("\(progress.progress) \(progress.completed)")
-                }, completion: { _ in continuation.resume() })
+                provider.request(
+                    target,
+                    callbackQueue: queue,
+                    progress: { progress in
+                        log.record("\(progress.progress) \(progress.completed)")
+                    },
+                    completion: { _ in continuation.resume() }
+                )
             }
         }
         let events = log.all
@@ -120,9 +159,13 @@ struct NetworkTransferTests {
             router.get("file") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: payload))) }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
-                .downloadDestination { _, _ in (destinationURL, [.createIntermediateDirectories]) }
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/file",
+                makeTask: {
+                    .downloadDestination { _, _ in (destinationURL, [.createIntermediateDirectories]) }
+                }
+            )
             let response = try await provider.request(target)
             #expect(response.fileURL == destinationURL)
             #expect(try Data(contentsOf: destinationURL) == payload)
@@ -139,15 +182,23 @@ struct NetworkTransferTests {
             router.get("file") { _, _ in "new" }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let keep = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
-                .downloadDestination { _, _ in (destinationURL, []) }
-            })
+            let keep = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/file",
+                makeTask: {
+                    .downloadDestination { _, _ in (destinationURL, []) }
+                }
+            )
             await #expect(throws: MoyaError.self) { try await provider.request(keep) }
             #expect(try String(contentsOf: destinationURL, encoding: .utf8) == "old")
 
-            let replace = DynamicTarget(baseURL: server.baseURL, path: "/file", makeTask: {
-                .downloadDestination { _, _ in (destinationURL, [.removePreviousFile]) }
-            })
+            let replace = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/file",
+                makeTask: {
+                    .downloadDestination { _, _ in (destinationURL, [.removePreviousFile]) }
+                }
+            )
             _ = try await provider.request(replace)
             #expect(try String(contentsOf: destinationURL, encoding: .utf8) == "new")
         }
@@ -158,12 +209,18 @@ struct NetworkTransferTests {
         let destinationURL = directory.appendingPathComponent("never.txt")
 
         try await TestServer.with({ router in
-            router.get("missing") { _, _ in Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "no such file"))) }
+            router.get("missing") { _, _ in
+                Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "no such file")))
+            }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(baseURL: server.baseURL, path: "/missing", makeTask: {
-                .downloadDestination { _, _ in (destinationURL, [.removePreviousFile]) }
-            })
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/missing",
+                makeTask: {
+                    .downloadDestination { _, _ in (destinationURL, [.removePreviousFile]) }
+                }
+            )
             let response = try await provider.request(target)
             #expect(response.statusCode == 404)
             #expect(try response.mapString() == "no such file")
@@ -200,11 +257,15 @@ struct NetworkTransferTests {
     @Test func stalledBodyTimesOutWithTheSessionsReadTimeout() async throws {
         try await TestServer.with({ router in
             router.get("stall-body") { _, _ -> Response in
-                Response(status: .ok, headers: [.contentLength: "100"], body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: "partial"))
-                    try await _Concurrency.Task.sleep(for: .seconds(60))
-                    try await writer.finish(nil)
-                })
+                Response(
+                    status: .ok,
+                    headers: [.contentLength: "100"],
+                    body: ResponseBody { writer in
+                        try await writer.write(ByteBuffer(string: "partial"))
+                        try await _Concurrency.Task.sleep(for: .seconds(60))
+                        try await writer.finish(nil)
+                    }
+                )
             }
         }) { server in
             let session = Session(configuration: .init(readTimeout: .milliseconds(500)))
@@ -222,14 +283,17 @@ struct NetworkTransferTests {
     @Test func aBodyThatKeepsTricklingTimesOutWithTheSessionsRequestTimeout() async throws {
         try await TestServer.with({ router in
             router.get("trickle") { _, _ -> Response in
-                Response(status: .ok, body: ResponseBody { writer in
-                    // A byte every 50 ms for a minute: never idle long enough for the read timeout.
-                    for _ in 0..<1200 {
-                        try await writer.write(ByteBuffer(string: "."))
-                        try await _Concurrency.Task.sleep(for: .milliseconds(50))
+                Response(
+                    status: .ok,
+                    body: ResponseBody { writer in
+                        // A byte every 50 ms for a minute: never idle long enough for the read timeout.
+                        for _ in 0..<1200 {
+                            try await writer.write(ByteBuffer(string: "."))
+                            try await _Concurrency.Task.sleep(for: .milliseconds(50))
+                        }
+                        try await writer.finish(nil)
                     }
-                    try await writer.finish(nil)
-                })
+                )
             }
         }) { server in
             let session = Session(configuration: .init(readTimeout: .seconds(5), requestTimeout: .milliseconds(600)))

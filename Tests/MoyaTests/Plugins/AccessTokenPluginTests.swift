@@ -68,7 +68,11 @@ struct AccessTokenPluginTests {
 
     @Test func theOlderClosureWithoutArgumentWorks() {
         let plugin = AccessTokenPlugin { "legacy" }
-        #expect(plugin.prepare(request, target: AuthTarget(authorizationType: .bearer)).value(forHTTPHeaderField: "Authorization") == "Bearer legacy")
+        #expect(
+            plugin.prepare(request, target: AuthTarget(authorizationType: .bearer)).value(
+                forHTTPHeaderField: "Authorization"
+            ) == "Bearer legacy"
+        )
     }
 
     @Test func aMultiTargetForwardsTheAuthorizationType() {
@@ -92,7 +96,10 @@ struct AccessTokenPluginTests {
             plugins: [AccessTokenPlugin { _ in "from-provider" }]
         )
         let queue = DispatchQueue(label: "access-token-tests")
-        let authorized = try await provider.requestAndWait(MultiTarget(AuthTarget(authorizationType: .bearer)), callbackQueue: queue).get()
+        let authorized = try await provider.requestAndWait(
+            MultiTarget(AuthTarget(authorizationType: .bearer)),
+            callbackQueue: queue
+        ).get()
         #expect(authorized.request?.value(forHTTPHeaderField: "Authorization") == "Bearer from-provider")
         let anonymous = try await provider.requestAndWait(MultiTarget(PipelineTarget.zen), callbackQueue: queue).get()
         #expect(anonymous.request?.value(forHTTPHeaderField: "Authorization") == nil)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Moya
 import Testing
+
+@testable import Moya
 
 /// A plugin that asks the request it is about to send for its cURL description.
 private struct CURLCapturingPlugin: PluginType {
@@ -18,7 +19,12 @@ struct CURLDescriptionTests {
     /// What joins the components: a space, a backslash, a line break and a tab.
     private static let separator = " \\\n\t"
 
-    private func request(_ method: Moya.Method = .get, url: URL = url, headers: [String: String] = [:], body: Data? = nil) -> URLRequest {
+    private func request(
+        _ method: Moya.Method = .get,
+        url: URL = url,
+        headers: [String: String] = [:],
+        body: Data? = nil
+    ) -> URLRequest {
         var request = URLRequest(url: url)
         request.method = method
         request.allHTTPHeaderFields = headers
@@ -36,7 +42,8 @@ struct CURLDescriptionTests {
     /// The arguments a shell passes to `curl` when `command` is pasted into it.
     private func shellArguments(of command: String) throws -> [String] {
         try #require(command.hasPrefix("$ curl "))
-        let script = #"curl() { for argument in "$@"; do printf '%s\0' "$argument"; done; }"# + "\n" + command.dropFirst(2)
+        let script =
+            #"curl() { for argument in "$@"; do printf '%s\0' "$argument"; done; }"# + "\n" + command.dropFirst(2)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
@@ -46,29 +53,39 @@ struct CURLDescriptionTests {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
-        var arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var arguments = data.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         if arguments.last?.isEmpty == true { arguments.removeLast() }
         return arguments
     }
 
     @Test func aGetIsGivenItsMethodTooAndTheURLLast() {
-        #expect(description(of: request()) == ["$ curl -v", "-X GET", "\"\(Self.url.absoluteString)\""].joined(separator: Self.separator))
+        #expect(
+            description(of: request())
+                == ["$ curl -v", "-X GET", "\"\(Self.url.absoluteString)\""].joined(separator: Self.separator)
+        )
     }
 
     @Test func headersAndBodyAreDoubleQuotedBetweenMethodAndURL() {
-        let rendered = description(of: request(
-            .post,
-            headers: ["X-Note": #"say "hi""#, "Content-Type": "application/json"],
-            body: Data(#"{"name":"O'Brien"}"#.utf8)
-        ))
-        #expect(rendered == [
-            "$ curl -v",
-            "-X POST",
-            #"-H "Content-Type: application/json""#,
-            #"-H "X-Note: say \"hi\"""#,
-            #"-d "{\"name\":\"O'Brien\"}""#,
-            #""https://api.example.test/search?q=a%20b&page=1""#,
-        ].joined(separator: Self.separator))
+        let rendered = description(
+            of: request(
+                .post,
+                headers: ["X-Note": #"say "hi""#, "Content-Type": "application/json"],
+                body: Data(#"{"name":"O'Brien"}"#.utf8)
+            )
+        )
+        #expect(
+            rendered
+                == [
+                    "$ curl -v",
+                    "-X POST",
+                    #"-H "Content-Type: application/json""#,
+                    #"-H "X-Note: say \"hi\"""#,
+                    #"-d "{\"name\":\"O'Brien\"}""#,
+                    #""https://api.example.test/search?q=a%20b&page=1""#,
+                ].joined(separator: Self.separator)
+        )
     }
 
     @Test func anEscapedQuoteInTheBodyGainsABackslashAsInAlamofire() {
@@ -79,9 +96,11 @@ struct CURLDescriptionTests {
     @Test func aShellGetsBackTheHeadersAndBodyOfAnOrdinaryJSONRequest() throws {
         let body = #"{"text":"a \"quoted\" word","name":"O'Brien"}"#
         let rendered = description(of: request(.post, headers: ["X-Note": #"say "hi""#], body: Data(body.utf8)))
-        #expect(try shellArguments(of: rendered) == [
-            "-v", "-X", "POST", "-H", #"X-Note: say "hi""#, "-d", body, Self.url.absoluteString,
-        ])
+        #expect(
+            try shellArguments(of: rendered) == [
+                "-v", "-X", "POST", "-H", #"X-Note: say "hi""#, "-d", body, Self.url.absoluteString,
+            ]
+        )
     }
 
     @Test func anEmptyBodyIsStillGivenAsDashD() {
@@ -93,13 +112,20 @@ struct CURLDescriptionTests {
             of: request(headers: ["accept": "application/json"]),
             sessionHeaders: ["Accept": "*/*", "User-Agent": "Moya/15"]
         )
-        #expect(rendered == [
-            "$ curl -v", "-X GET", #"-H "accept: application/json""#, #"-H "User-Agent: Moya/15""#, "\"\(Self.url.absoluteString)\"",
-        ].joined(separator: Self.separator))
+        #expect(
+            rendered
+                == [
+                    "$ curl -v", "-X GET", #"-H "accept: application/json""#, #"-H "User-Agent: Moya/15""#,
+                    "\"\(Self.url.absoluteString)\"",
+                ].joined(separator: Self.separator)
+        )
     }
 
     @Test func theCookieHeaderIsLeftOutAsAlamofireLeavesItToTheCookieStore() {
-        let rendered = description(of: request(headers: ["Cookie": "session=1", "X-A": "1"]), sessionHeaders: ["Cookie": "other=2"])
+        let rendered = description(
+            of: request(headers: ["Cookie": "session=1", "X-A": "1"]),
+            sessionHeaders: ["Cookie": "other=2"]
+        )
         #expect(!rendered.contains("session=1"))
         #expect(!rendered.contains("other=2"))
         #expect(rendered.contains(#"-H "X-A: 1""#))
@@ -119,13 +145,19 @@ struct CURLDescriptionTests {
     @Test func theLoggerWritesTheSameCommandForTheProvidersRequest() {
         let (plugin, log) = LoggerFixture.logger(.formatRequestAscURL, redactedHeaders: [])
         let sent = request(.post, headers: ["X-A": "1"], body: Data("b".utf8))
-        plugin.willSend(MoyaRequest(request: sent, sessionHeaders: ["User-Agent": "Moya/15"]), target: PipelineTarget.zen)
+        plugin.willSend(
+            MoyaRequest(request: sent, sessionHeaders: ["User-Agent": "Moya/15"]),
+            target: PipelineTarget.zen
+        )
         #expect(log.all == ["Request: " + description(of: sent, sessionHeaders: ["User-Agent": "Moya/15"])])
     }
 
     @Test func theRequestTypeGivenToPluginsDescribesTheRequestItSends() async throws {
         let log = EventLog()
-        let provider = MoyaProvider<DynamicTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [CURLCapturingPlugin(log: log)])
+        let provider = MoyaProvider<DynamicTarget>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [CURLCapturingPlugin(log: log)]
+        )
         let target = DynamicTarget(
             baseURL: URL(string: "https://api.example.test")!,
             path: "/notes",

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Moya
 import Testing
+
+@testable import Moya
 
 /// A plugin that reads, after the others, the credential attached to the request being sent.
 private struct CredentialProbe: PluginType {

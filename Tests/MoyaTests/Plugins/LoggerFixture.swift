@@ -32,7 +32,12 @@ enum LoggerFixture {
         return (NetworkLoggerPlugin(configuration: configuration), log)
     }
 
-    static func request(_ method: Moya.Method = .post, url: URL = url, headers: [String: String] = [:], body: Data? = nil) -> URLRequest {
+    static func request(
+        _ method: Moya.Method = .post,
+        url: URL = url,
+        headers: [String: String] = [:],
+        body: Data? = nil
+    ) -> URLRequest {
         var request = URLRequest(url: url)
         request.method = method
         request.allHTTPHeaderFields = headers
@@ -45,7 +50,11 @@ enum LoggerFixture {
     }
 
     static func response(_ statusCode: Int, body: String, url: URL = url, headers: [String: String] = [:]) -> Response {
-        Response(statusCode: statusCode, data: Data(body.utf8), response: httpResponse(statusCode, url: url, headers: headers))
+        Response(
+            statusCode: statusCode,
+            data: Data(body.utf8),
+            response: httpResponse(statusCode, url: url, headers: headers)
+        )
     }
 
     static func entries(_ log: EventLog, _ identifier: String) -> [String] {

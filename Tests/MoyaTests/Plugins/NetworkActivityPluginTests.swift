@@ -33,7 +33,10 @@ struct NetworkActivityPluginTests {
 
     @Test func aStubbedRequestBeginsThenEndsBeforeItsCompletion() async throws {
         let log = EventLog()
-        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [activityPlugin(log)])
+        let provider = MoyaProvider<PipelineTarget>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [activityPlugin(log)]
+        )
         _ = try await provider.requestAndWait(.user("ada"), callbackQueue: queue).get()
         log.record("completion")
         #expect(log.all == ["began user(\"ada\")", "ended user(\"ada\")", "completion"])
@@ -45,7 +48,9 @@ struct NetworkActivityPluginTests {
             endpointClosure: { target in
                 Endpoint(
                     url: URL(target: target).absoluteString,
-                    sampleResponseClosure: { .networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorNotConnectedToInternet)) },
+                    sampleResponseClosure: {
+                        .networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorNotConnectedToInternet))
+                    },
                     method: target.method,
                     task: target.task,
                     httpHeaderFields: target.headers
@@ -64,7 +69,10 @@ struct NetworkActivityPluginTests {
 
     @Test func everyRequestReportsItsOwnPair() async throws {
         let log = EventLog()
-        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [activityPlugin(log)])
+        let provider = MoyaProvider<PipelineTarget>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [activityPlugin(log)]
+        )
         _ = try await provider.requestAndWait(.zen, callbackQueue: queue).get()
         _ = try await provider.requestAndWait(.user("b"), callbackQueue: queue).get()
         #expect(log.all == ["began zen", "ended zen", "began user(\"b\")", "ended user(\"b\")"])

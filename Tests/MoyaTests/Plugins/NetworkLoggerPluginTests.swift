@@ -22,7 +22,9 @@ private struct CapturingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        lines.update { $0.append(Line(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:])) }
+        lines.update {
+            $0.append(Line(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:]))
+        }
     }
 }
 
@@ -53,7 +55,11 @@ struct NetworkLoggerPluginTests {
             sessionHeaders: ["User-Agent": "Moya", "Accept": "*/*"]
         )
         plugin.willSend(sent, target: PipelineTarget.zen)
-        #expect(F.entries(log, "Request Headers") == [#"Request Headers: ["accept": "application/json", "User-Agent": "Moya", "X-B": "2"]"#])
+        #expect(
+            F.entries(log, "Request Headers") == [
+                #"Request Headers: ["accept": "application/json", "User-Agent": "Moya", "X-B": "2"]"#
+            ]
+        )
     }
 
     @Test func requestHeadersMatchWhatADictionaryDescriptionPrints() {
@@ -68,13 +74,18 @@ struct NetworkLoggerPluginTests {
 
     @Test func requestEntriesComeInMoyasOrder() {
         let (plugin, log) = F.logger([.requestMethod, .requestBody, .requestHeaders])
-        plugin.willSend(StubRequest(F.request(.patch, headers: ["X-A": "1"], body: Data("b".utf8))), target: PipelineTarget.zen)
-        #expect(log.all == [
-            "Request: https://api.example.test/zen?x=1",
-            #"Request Headers: ["X-A": "1"]"#,
-            "Request Body: b",
-            "HTTP Request Method: PATCH",
-        ])
+        plugin.willSend(
+            StubRequest(F.request(.patch, headers: ["X-A": "1"], body: Data("b".utf8))),
+            target: PipelineTarget.zen
+        )
+        #expect(
+            log.all == [
+                "Request: https://api.example.test/zen?x=1",
+                #"Request Headers: ["X-A": "1"]"#,
+                "Request Body: b",
+                "HTTP Request Method: PATCH",
+            ]
+        )
     }
 
     @Test func aBodyStreamIsLoggedByItsDescription() {
@@ -144,16 +155,26 @@ struct NetworkLoggerPluginTests {
     }
 
     @Test func theResponseBodyGoesThroughTheResponseDataFormatter() {
-        let (plugin, log) = F.logger(.successResponseBody, responseData: { String(decoding: $0, as: UTF8.self).uppercased() })
+        let (plugin, log) = F.logger(
+            .successResponseBody,
+            responseData: { String(decoding: $0, as: UTF8.self).uppercased() }
+        )
         plugin.didReceive(.success(F.response(200, body: "quiet")), target: PipelineTarget.zen)
         #expect(F.entries(log, "Response Body") == ["Response Body: QUIET"])
     }
 
     @Test func anErrorWithoutResponseIsLoggedAsErrorCallingTarget() {
         let (plugin, log) = F.logger(.verbose)
-        let error = MoyaError.underlying(NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut, userInfo: [
-            NSLocalizedDescriptionKey: "The request timed out.",
-        ]), nil)
+        let error = MoyaError.underlying(
+            NSError(
+                domain: NSURLErrorDomain,
+                code: NSURLErrorTimedOut,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The request timed out."
+                ]
+            ),
+            nil
+        )
         plugin.didReceive(.failure(error), target: PipelineTarget.zen)
         #expect(log.all == ["Error: Error calling zen : \(error)"])
     }
@@ -184,7 +205,10 @@ struct NetworkLoggerPluginTests {
 
     @Test func defaultOptionsLogMethodAndHeadersButNoBodies() {
         let (plugin, log) = F.logger(.default)
-        plugin.willSend(StubRequest(F.request(headers: ["X-A": "1"], body: Data("request body".utf8))), target: PipelineTarget.zen)
+        plugin.willSend(
+            StubRequest(F.request(headers: ["X-A": "1"], body: Data("request body".utf8))),
+            target: PipelineTarget.zen
+        )
         plugin.didReceive(.success(F.response(200, body: "response body")), target: PipelineTarget.zen)
         #expect(F.entries(log, "HTTP Request Method") == ["HTTP Request Method: POST"])
         #expect(F.entries(log, "Request Headers") == [#"Request Headers: ["X-A": "1"]"#])
@@ -194,20 +218,33 @@ struct NetworkLoggerPluginTests {
     @Test func theConvenienceFormsChooseTheirOptions() {
         #expect(NetworkLoggerPlugin(verbose: true).configuration.logOptions == .verbose)
         #expect(NetworkLoggerPlugin(verbose: false).configuration.logOptions == .default)
-        #expect(NetworkLoggerPlugin(verbose: true, cURL: true).configuration.logOptions == LogOptions.verbose.union(.formatRequestAscURL))
+        #expect(
+            NetworkLoggerPlugin(verbose: true, cURL: true).configuration.logOptions
+                == LogOptions.verbose.union(.formatRequestAscURL)
+        )
         #expect(NetworkLoggerPlugin.default.configuration.logOptions == .default)
         #expect(NetworkLoggerPlugin.verbose.configuration.logOptions == .verbose)
-        #expect(NetworkLoggerPlugin().configuration.redactedHeaders == ["authorization", "proxy-authorization", "cookie", "set-cookie"])
+        #expect(
+            NetworkLoggerPlugin().configuration.redactedHeaders == [
+                "authorization", "proxy-authorization", "cookie", "set-cookie",
+            ]
+        )
     }
 
     @Test func theDefaultEntryFormatterWritesMoyaLoggerWithAShortDate() throws {
         let before = Date()
-        let line = LogFormatter.defaultEntryFormatter(identifier: "Request", message: "https://x.test", target: PipelineTarget.zen)
+        let line = LogFormatter.defaultEntryFormatter(
+            identifier: "Request",
+            message: "https://x.test",
+            target: PipelineTarget.zen
+        )
         let after = Date()
         let formatter = DateFormatter()
         formatter.dateStyle = .short
         formatter.timeStyle = .short
-        let expected = Set([before, after].map { "Moya_Logger: [\(formatter.string(from: $0))] Request: https://x.test" })
+        let expected = Set(
+            [before, after].map { "Moya_Logger: [\(formatter.string(from: $0))] Request: https://x.test" }
+        )
         #expect(expected.contains(line), "\(line)")
     }
 
@@ -218,7 +255,10 @@ struct NetworkLoggerPluginTests {
             output: { target, items in calls.update { $0.append(("\(target)", items)) } },
             logOptions: [.requestMethod, .requestHeaders]
         )
-        NetworkLoggerPlugin(configuration: configuration).willSend(StubRequest(F.request()), target: PipelineTarget.user("ada"))
+        NetworkLoggerPlugin(configuration: configuration).willSend(
+            StubRequest(F.request()),
+            target: PipelineTarget.user("ada")
+        )
         let recorded = calls.update { $0 }
         #expect(recorded.map(\.0) == ["user(\"ada\")"])
         #expect(recorded.first?.1 == ["Request", "Request Headers", "HTTP Request Method"])
@@ -232,7 +272,10 @@ struct NetworkLoggerPluginTests {
             output: NetworkLoggerPlugin.Configuration.logger(swiftLogger, level: .debug),
             logOptions: .requestMethod
         )
-        NetworkLoggerPlugin(configuration: configuration).willSend(StubRequest(F.request(.put)), target: PipelineTarget.zen)
+        NetworkLoggerPlugin(configuration: configuration).willSend(
+            StubRequest(F.request(.put)),
+            target: PipelineTarget.zen
+        )
         let logged = lines.update { $0 }
         #expect(logged.map(\.message) == ["Request: https://api.example.test/zen?x=1", "HTTP Request Method: PUT"])
         #expect(logged.allSatisfy { $0.level == .debug })
@@ -265,7 +308,10 @@ struct NetworkLoggerPluginTests {
             stubClosure: MoyaProvider.immediatelyStub,
             plugins: [plugin]
         )
-        let result = await provider.requestAndWait(.validated(statusCode: 500), callbackQueue: DispatchQueue(label: "logger-tests"))
+        let result = await provider.requestAndWait(
+            .validated(statusCode: 500),
+            callbackQueue: DispatchQueue(label: "logger-tests")
+        )
         guard case .failure = result else {
             Issue.record("expected the validation to fail, got \(result)")
             return

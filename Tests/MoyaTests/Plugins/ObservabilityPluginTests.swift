@@ -75,7 +75,10 @@ struct ObservabilityPluginTests {
 
     @Test func theSpanIsAChildOfTheCallersContext() async throws {
         let tracer = InMemoryTracer()
-        let provider = MoyaProvider<ObservedAPI>(stubClosure: MoyaProvider.immediatelyStub, plugins: [TracingPlugin(tracer: tracer)])
+        let provider = MoyaProvider<ObservedAPI>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [TracingPlugin(tracer: tracer)]
+        )
         let parent = tracer.startSpan("parent")
         try await ServiceContext.withValue(parent.context) {
             _ = try await provider.request(.user(baseURL: URL(fileURLWithPath: "/"), name: "a"))
@@ -108,7 +111,9 @@ struct ObservabilityPluginTests {
     @Test func aRequestCancelledBeforeSendingLeavesTheInFlightMeterAlone() async {
         let metrics = TestMetrics()
         let provider = MoyaProvider<ObservedAPI>(
-            requestClosure: { _, _ in /* never answers */ },
+            requestClosure: { _, _ in
+                // Never answers.
+            },
             stubClosure: MoyaProvider.immediatelyStub,
             plugins: [MetricsPlugin(factory: metrics)]
         )

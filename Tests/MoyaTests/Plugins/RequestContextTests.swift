@@ -22,7 +22,8 @@ struct RequestContextTests {
         func willSend(_ request: RequestType, target: TargetType) { record("willSend") }
         func didReceive(_ result: Result<Moya.Response, MoyaError>, target: TargetType) { record("didReceive") }
 
-        func process(_ result: Result<Moya.Response, MoyaError>, target: TargetType) -> Result<Moya.Response, MoyaError> {
+        func process(_ result: Result<Moya.Response, MoyaError>, target: TargetType) -> Result<Moya.Response, MoyaError>
+        {
             record("process")
             return result
         }
@@ -46,7 +47,10 @@ struct RequestContextTests {
 
     @Test func everyHookOfOneRequestSeesTheSameIdentifier() async throws {
         let seen = Synchronized<[String]>([])
-        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [ContextRecordingPlugin(seen: seen)])
+        let provider = MoyaProvider<PipelineTarget>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [ContextRecordingPlugin(seen: seen)]
+        )
         _ = try await provider.request(.zen)
         let entries = seen.update { $0 }
         #expect(entries.map { $0.split(separator: ":")[0] } == ["prepare", "willSend", "didReceive", "process"])
@@ -57,7 +61,10 @@ struct RequestContextTests {
 
     @Test func twoRequestsHaveDifferentIdentifiers() async throws {
         let seen = Synchronized<[String]>([])
-        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [ContextRecordingPlugin(seen: seen)])
+        let provider = MoyaProvider<PipelineTarget>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [ContextRecordingPlugin(seen: seen)]
+        )
         _ = try await provider.request(.zen)
         _ = try await provider.request(.zen)
         let ids = Set(seen.update { $0 }.map { $0.split(separator: ":")[1] })
@@ -82,7 +89,9 @@ struct RequestContextTests {
     @Test func theLoggerPutsOneRequestIdentifierOnEveryLineOfARequest() async throws {
         let records = Synchronized<[Logger.Metadata]>([])
         let logger = Logger(label: "moya-tests") { _ in CapturingLogHandler(records: records) }
-        let plugin = NetworkLoggerPlugin(configuration: .init(output: NetworkLoggerPlugin.Configuration.logger(logger), logOptions: .verbose))
+        let plugin = NetworkLoggerPlugin(
+            configuration: .init(output: NetworkLoggerPlugin.Configuration.logger(logger), logOptions: .verbose)
+        )
         let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, plugins: [plugin])
 
         _ = try await provider.request(.zen)
@@ -93,7 +102,9 @@ struct RequestContextTests {
         #expect(first.allSatisfy { $0["moya.request-id"] != nil })
 
         _ = try await provider.request(.zen)
-        let secondIDs = Set(records.update { $0 }.dropFirst(first.count).compactMap { $0["moya.request-id"]?.description })
+        let secondIDs = Set(
+            records.update { $0 }.dropFirst(first.count).compactMap { $0["moya.request-id"]?.description }
+        )
         #expect(secondIDs.count == 1)
         #expect(secondIDs != firstIDs)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import LoopbackServer
-@testable import Moya
 import NIOCore
 import Testing
+
+@testable import Moya
 
 /// Each rule that keeps a credential out of the logger's entries, one test per rule.
 @Suite("NetworkLoggerPlugin keeps credentials out of its entries")
@@ -22,39 +23,61 @@ struct NetworkLoggerRedactionTests {
             "X-Visible": "shown",
         ]
         plugin.willSend(StubRequest(F.request(headers: headers)), target: PipelineTarget.zen)
-        #expect(F.entries(log, "Request Headers") == [
-            #"Request Headers: ["Authorization": "<redacted>", "Cookie": "<redacted>", "proxy-authorization": "<redacted>", "#
-                + #""Set-Cookie": "<redacted>", "X-Visible": "shown"]"#,
-        ])
+        #expect(
+            F.entries(log, "Request Headers") == [
+                #"Request Headers: ["Authorization": "<redacted>", "Cookie": "<redacted>", "proxy-authorization": "<redacted>", "#
+                    + #""Set-Cookie": "<redacted>", "X-Visible": "shown"]"#
+            ]
+        )
     }
 
     @Test func headerNamesAreComparedCaseInsensitively() {
         let (plugin, log) = F.logger(.requestHeaders, redactedHeaders: ["X-Api-Key", "AUTHORIZATION"])
-        plugin.willSend(StubRequest(F.request(headers: ["x-api-key": "k3y", "authorization": "Bearer t0ken"])), target: PipelineTarget.zen)
-        #expect(F.entries(log, "Request Headers") == [#"Request Headers: ["authorization": "<redacted>", "x-api-key": "<redacted>"]"#])
+        plugin.willSend(
+            StubRequest(F.request(headers: ["x-api-key": "k3y", "authorization": "Bearer t0ken"])),
+            target: PipelineTarget.zen
+        )
+        #expect(
+            F.entries(log, "Request Headers") == [
+                #"Request Headers: ["authorization": "<redacted>", "x-api-key": "<redacted>"]"#
+            ]
+        )
     }
 
     @Test func sessionHeadersAreRedactedToo() {
         let (plugin, log) = F.logger(.requestHeaders)
-        plugin.willSend(StubRequest(F.request(), sessionHeaders: ["Authorization": "Basic c2Vzc2lvbg=="]), target: PipelineTarget.zen)
+        plugin.willSend(
+            StubRequest(F.request(), sessionHeaders: ["Authorization": "Basic c2Vzc2lvbg=="]),
+            target: PipelineTarget.zen
+        )
         #expect(F.entries(log, "Request Headers") == [#"Request Headers: ["Authorization": "<redacted>"]"#])
     }
 
     @Test func credentialHeadersAreRedactedInTheCURLCommand() {
         let (plugin, log) = F.logger(.formatRequestAscURL)
         let request = F.request(headers: ["Authorization": "Bearer t0ken", "X-A": "1"])
-        plugin.willSend(MoyaRequest(request: request, sessionHeaders: ["Proxy-Authorization": "Basic cHJveHk="]), target: PipelineTarget.zen)
-        #expect(log.all == [
-            "Request: " + [
-                "$ curl -v", "-X POST", #"-H "Authorization: <redacted>""#, #"-H "Proxy-Authorization: <redacted>""#,
-                #"-H "X-A: 1""#, #""https://api.example.test/zen?x=1""#,
-            ].joined(separator: " \\\n\t"),
-        ])
+        plugin.willSend(
+            MoyaRequest(request: request, sessionHeaders: ["Proxy-Authorization": "Basic cHJveHk="]),
+            target: PipelineTarget.zen
+        )
+        #expect(
+            log.all == [
+                "Request: "
+                    + [
+                        "$ curl -v", "-X POST", #"-H "Authorization: <redacted>""#,
+                        #"-H "Proxy-Authorization: <redacted>""#,
+                        #"-H "X-A: 1""#, #""https://api.example.test/zen?x=1""#,
+                    ].joined(separator: " \\\n\t")
+            ]
+        )
     }
 
     @Test func setCookieIsRedactedInTheResponseEntryWhichKeepsHTTPURLResponsesShape() {
         let (plugin, log) = F.logger([])
-        plugin.didReceive(.success(F.response(200, body: "", headers: ["Set-Cookie": "session=abc123", "X-Id": "7"])), target: PipelineTarget.zen)
+        plugin.didReceive(
+            .success(F.response(200, body: "", headers: ["Set-Cookie": "session=abc123", "X-Id": "7"])),
+            target: PipelineTarget.zen
+        )
         let expected = F.httpResponse(200, headers: ["Set-Cookie": "<redacted>", "X-Id": "7"]).description
         #expect(F.entries(log, "Response").map(F.withoutAddresses) == [F.withoutAddresses("Response: \(expected)")])
         #expect(!log.all.joined().contains("abc123"))
@@ -62,13 +85,23 @@ struct NetworkLoggerRedactionTests {
 
     @Test func redactedHeadersCanBeChosen() {
         let (plugin, log) = F.logger(.requestHeaders, redactedHeaders: ["X-Api-Key"])
-        plugin.willSend(StubRequest(F.request(headers: ["X-Api-Key": "k3y", "Authorization": "Bearer visible"])), target: PipelineTarget.zen)
-        #expect(F.entries(log, "Request Headers") == [#"Request Headers: ["Authorization": "Bearer visible", "X-Api-Key": "<redacted>"]"#])
+        plugin.willSend(
+            StubRequest(F.request(headers: ["X-Api-Key": "k3y", "Authorization": "Bearer visible"])),
+            target: PipelineTarget.zen
+        )
+        #expect(
+            F.entries(log, "Request Headers") == [
+                #"Request Headers: ["Authorization": "Bearer visible", "X-Api-Key": "<redacted>"]"#
+            ]
+        )
     }
 
     @Test func anEmptyRedactionSetLogsEveryHeaderValue() {
         let (plugin, log) = F.logger(.requestHeaders, redactedHeaders: [])
-        plugin.willSend(StubRequest(F.request(headers: ["Authorization": "Bearer visible"])), target: PipelineTarget.zen)
+        plugin.willSend(
+            StubRequest(F.request(headers: ["Authorization": "Bearer visible"])),
+            target: PipelineTarget.zen
+        )
         #expect(F.entries(log, "Request Headers") == [#"Request Headers: ["Authorization": "Bearer visible"]"#])
     }
 
@@ -90,19 +123,28 @@ struct NetworkLoggerRedactionTests {
 
     @Test func aURLPasswordIsReplacedInTheCURLCommand() {
         let (plugin, log) = F.logger(.formatRequestAscURL)
-        plugin.willSend(MoyaRequest(request: F.request(.get, url: Self.passwordURL), sessionHeaders: [:]), target: PipelineTarget.zen)
+        plugin.willSend(
+            MoyaRequest(request: F.request(.get, url: Self.passwordURL), sessionHeaders: [:]),
+            target: PipelineTarget.zen
+        )
         #expect(log.all == ["Request: $ curl -v \\\n\t-X GET \\\n\t\"https://ada:redacted@api.example.test/zen\""])
     }
 
     @Test func aURLPasswordIsReplacedEvenWhenNoHeaderIsRedacted() {
         let (plugin, log) = F.logger(.formatRequestAscURL, redactedHeaders: [])
-        plugin.willSend(MoyaRequest(request: F.request(url: Self.passwordURL), sessionHeaders: [:]), target: PipelineTarget.zen)
+        plugin.willSend(
+            MoyaRequest(request: F.request(url: Self.passwordURL), sessionHeaders: [:]),
+            target: PipelineTarget.zen
+        )
         #expect(log.all.first?.hasSuffix(#""https://ada:redacted@api.example.test/zen""#) == true)
     }
 
     @Test func aPercentEncodedPasswordIsReplacedWholeAndTheRestOfTheURLKept() {
         let url = URL(string: "http://ada%20l:p%40ss%3Aw@api.example.test:8080/a%20b?q=1#top")!
-        #expect(URLRedaction.hidingPassword(url).absoluteString == "http://ada%20l:redacted@api.example.test:8080/a%20b?q=1#top")
+        #expect(
+            URLRedaction.hidingPassword(url).absoluteString
+                == "http://ada%20l:redacted@api.example.test:8080/a%20b?q=1#top"
+        )
         #expect(URLRedaction.removingUserInfo(url).absoluteString == "http://api.example.test:8080/a%20b?q=1#top")
     }
 
@@ -163,9 +205,11 @@ struct URLErrorMappingUserInfoTests {
         #expect(nsError.code == NSURLErrorCannotConnectToHost)
         let failingURL = nsError.userInfo[NSURLErrorFailingURLErrorKey] as? URL
         #expect(failingURL?.absoluteString == "http://127.0.0.1:1/")
-        let texts = nsError.userInfo.values.map { "\($0)" } + [
-            "\(nsError)", nsError.localizedDescription, "\(error)", error.errorDescription ?? "", error.localizedDescription,
-        ]
+        let texts =
+            nsError.userInfo.values.map { "\($0)" } + [
+                "\(nsError)", nsError.localizedDescription, "\(error)", error.errorDescription ?? "",
+                error.localizedDescription,
+            ]
         for text in texts {
             #expect(!text.contains("secret"), "\(text)")
         }

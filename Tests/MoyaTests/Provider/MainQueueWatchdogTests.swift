@@ -13,7 +13,11 @@ struct MainQueueWatchdogTests {
         queue.suspend()
         let (warnings, warningsContinuation) = AsyncStream<String>.makeStream()
         let (ran, ranContinuation) = AsyncStream<Void>.makeStream()
-        let watchdog = MainQueueWatchdog(queue: queue, delay: .milliseconds(20), warn: { warningsContinuation.yield($0) })
+        let watchdog = MainQueueWatchdog(
+            queue: queue,
+            delay: .milliseconds(20),
+            warn: { warningsContinuation.yield($0) }
+        )
 
         watchdog.execute { ranContinuation.yield() }
         var iterator = warnings.makeAsyncIterator()

@@ -25,7 +25,9 @@ struct ProviderAsyncProgressTests {
 
     @Test func aStreamFromAProviderNobodyKeepsStillCompletes() async throws {
         var last: ProgressResponse?
-        for try await event in MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.delayedStub(0.01)).requestWithProgress(.zen) {
+        for try await event in MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.delayedStub(0.01))
+            .requestWithProgress(.zen)
+        {
             last = event
         }
         #expect(last?.response?.statusCode == 200)
@@ -33,7 +35,9 @@ struct ProviderAsyncProgressTests {
 
     @Test func progressStreamThrowsTheRequestsMoyaError() async {
         let provider = MoyaProvider<PipelineTarget>(
-            endpointClosure: { target in MoyaProvider.defaultEndpointMapping(for: target).replacingSample(statusCode: 500) },
+            endpointClosure: { target in
+                MoyaProvider.defaultEndpointMapping(for: target).replacingSample(statusCode: 500)
+            },
             stubClosure: MoyaProvider.immediatelyStub
         )
         do {
@@ -41,7 +45,9 @@ struct ProviderAsyncProgressTests {
             Issue.record("expected the validation error")
         } catch {
             // Moya's shape for a rejected status code: `.underlying(.statusCode(response), response)`.
-            guard case .underlying(let inner, let response)? = error as? MoyaError, case .statusCode? = inner as? MoyaError else {
+            guard case .underlying(let inner, let response)? = error as? MoyaError,
+                case .statusCode? = inner as? MoyaError
+            else {
                 Issue.record("expected .underlying(.statusCode), got \(error)")
                 return
             }
@@ -57,7 +63,8 @@ struct ProviderAsyncProgressTests {
             let provider = MoyaProvider<DynamicTarget>()
             var fractions: [Double] = []
             var last: ProgressResponse?
-            for try await event in provider.requestWithProgress(DynamicTarget(baseURL: server.baseURL, path: "/bytes")) {
+            for try await event in provider.requestWithProgress(DynamicTarget(baseURL: server.baseURL, path: "/bytes"))
+            {
                 fractions.append(event.progress)
                 last = event
             }
@@ -75,11 +82,15 @@ struct ProviderAsyncProgressTests {
         let (stalled, stalledContinuation) = AsyncStream<Void>.makeStream()
         try await TestServer.with({ router in
             router.get("first-chunk-then-stall") { _, _ -> Response in
-                Response(status: .ok, headers: [.contentLength: "1000000"], body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(repeating: 1, count: 1000))
-                    // Hold the body open until the client is gone.
-                    for await _ in stalled {}
-                })
+                Response(
+                    status: .ok,
+                    headers: [.contentLength: "1000000"],
+                    body: ResponseBody { writer in
+                        try await writer.write(ByteBuffer(repeating: 1, count: 1000))
+                        // Hold the body open until the client is gone.
+                        for await _ in stalled {}
+                    }
+                )
             }
         }) { server in
             let target = DynamicTarget(baseURL: server.baseURL, path: "/first-chunk-then-stall")

@@ -13,7 +13,9 @@ struct ProviderAsyncTests {
 
     @Test func asyncRequestThrowsMoyaError() async {
         let provider = MoyaProvider<PipelineTarget>(
-            endpointClosure: { target in MoyaProvider.defaultEndpointMapping(for: target).replacingSample(statusCode: 404) },
+            endpointClosure: { target in
+                MoyaProvider.defaultEndpointMapping(for: target).replacingSample(statusCode: 404)
+            },
             stubClosure: MoyaProvider.immediatelyStub
         )
         await #expect(throws: MoyaError.self) {
@@ -40,7 +42,9 @@ struct ProviderAsyncTests {
 
     @Test func taskCancellationWhileRequestClosureIsPendingThrowsCancelled() async {
         let provider = MoyaProvider<PipelineTarget>(
-            requestClosure: { _, _ in /* never answers */ },
+            requestClosure: { _, _ in
+                // Never answers.
+            },
             stubClosure: MoyaProvider.immediatelyStub
         )
         let task = _Concurrency.Task { try await provider.request(.zen) }

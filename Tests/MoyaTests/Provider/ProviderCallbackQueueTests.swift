@@ -33,7 +33,10 @@ struct ProviderCallbackQueueTests {
 
     @Test func completionRunsOnTheProviderQueueWhenTheCallNamesNone() async {
         let providerQueue = labelledQueue("provider")
-        let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, callbackQueue: providerQueue)
+        let provider = MoyaProvider<PipelineTarget>(
+            stubClosure: MoyaProvider.immediatelyStub,
+            callbackQueue: providerQueue
+        )
         let label: String? = await withCheckedContinuation { continuation in
             provider.request(.zen) { _ in
                 continuation.resume(returning: DispatchQueue.getSpecific(key: Self.key))
@@ -47,11 +50,16 @@ struct ProviderCallbackQueueTests {
         let log = EventLog()
         let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            provider.request(.zen, callbackQueue: callQueue, progress: { progress in
-                log.record("progress \(progress.completed)@\(DispatchQueue.getSpecific(key: Self.key) ?? "none")")
-            }, completion: { _ in
-                continuation.resume()
-            })
+            provider.request(
+                .zen,
+                callbackQueue: callQueue,
+                progress: { progress in
+                    log.record("progress \(progress.completed)@\(DispatchQueue.getSpecific(key: Self.key) ?? "none")")
+                },
+                completion: { _ in
+                    continuation.resume()
+                }
+            )
         }
         #expect(log.all == ["progress true@progress"])
     }

@@ -6,7 +6,10 @@ import Testing
 struct ProviderCancellationTests {
     let queue = DispatchQueue(label: "provider-cancellation-tests")
 
-    private func expectCancelled(_ result: Result<Response, MoyaError>, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectCancelled(
+        _ result: Result<Response, MoyaError>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard case .failure(.underlying(let error, nil)) = result else {
             Issue.record("expected the cancelled error, got \(result)", sourceLocation: sourceLocation)
             return
@@ -33,7 +36,9 @@ struct ProviderCancellationTests {
 
     @Test func cancelWhileRequestClosureIsPendingCompletesAtOnce() async {
         let provider = MoyaProvider<PipelineTarget>(
-            requestClosure: { _, _ in /* never answers */ },
+            requestClosure: { _, _ in
+                // Never answers.
+            },
             stubClosure: MoyaProvider.immediatelyStub
         )
         let result: Result<Response, MoyaError> = await withCheckedContinuation { continuation in

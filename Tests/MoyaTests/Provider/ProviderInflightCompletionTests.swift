@@ -26,7 +26,12 @@ struct ProviderInflightCompletionTests {
             for _ in 0..<3 {
                 provider.request(.zen, callbackQueue: queue) { _ in
                     let waiting = provider.inflightRequests[endpoint]?.count
-                    if seen.update({ $0.append(waiting); return $0.count }) == 3 { allDone.resume() }
+                    if seen.update({
+                        $0.append(waiting)
+                        return $0.count
+                    }) == 3 {
+                        allDone.resume()
+                    }
                 }
             }
             gate.signal()

@@ -51,14 +51,26 @@ struct ProviderInflightTests {
         let pending = Synchronized<[@Sendable () -> Void]>([])
         let provider = MoyaProvider<DynamicTarget>(
             requestClosure: { endpoint, done in
-                pending.update { $0.append { done(Result { try endpoint.urlRequest() }.mapError { .underlying($0, nil) }) } }
+                pending.update {
+                    $0.append { done(Result { try endpoint.urlRequest() }.mapError { .underlying($0, nil) }) }
+                }
             },
             stubClosure: MoyaProvider.immediatelyStub,
             trackInflights: true
         )
         let base = URL(fileURLWithPath: "/")
-        let first = DynamicTarget(baseURL: base, path: "/items", method: .post, makeTask: { .requestData(Data("a".utf8)) })
-        let second = DynamicTarget(baseURL: base, path: "/items", method: .post, makeTask: { .requestData(Data("b".utf8)) })
+        let first = DynamicTarget(
+            baseURL: base,
+            path: "/items",
+            method: .post,
+            makeTask: { .requestData(Data("a".utf8)) }
+        )
+        let second = DynamicTarget(
+            baseURL: base,
+            path: "/items",
+            method: .post,
+            makeTask: { .requestData(Data("b".utf8)) }
+        )
         let completions = Counter()
         await withCheckedContinuation { (allDone: CheckedContinuation<Void, Never>) in
             for target in [first, second] {
@@ -94,7 +106,9 @@ struct ProviderInflightTests {
 
     @Test func earlyCancelOfTheOnlyCallerLeavesNoEntryBehind() async {
         let provider = MoyaProvider<PipelineTarget>(
-            requestClosure: { _, _ in /* never answers */ },
+            requestClosure: { _, _ in
+                // Never answers.
+            },
             stubClosure: MoyaProvider.immediatelyStub,
             trackInflights: true
         )
@@ -111,17 +125,18 @@ struct ProviderInflightTests {
         let gate = DispatchSemaphore(value: 0)
         let provider = gatedTrackingProvider(PipelineTarget.self, answers: answers, gate: gate)
 
-        let (cancelled, kept): (Result<Response, MoyaError>, Result<Response, MoyaError>) = await withCheckedContinuation { continuation in
-            let results = ResultPair()
-            let first = provider.request(.zen, callbackQueue: queue) { result in
-                if let pair = results.set(first: result) { continuation.resume(returning: pair) }
+        let (cancelled, kept): (Result<Response, MoyaError>, Result<Response, MoyaError>) =
+            await withCheckedContinuation { continuation in
+                let results = ResultPair()
+                let first = provider.request(.zen, callbackQueue: queue) { result in
+                    if let pair = results.set(first: result) { continuation.resume(returning: pair) }
+                }
+                provider.request(.zen, callbackQueue: queue) { result in
+                    if let pair = results.set(second: result) { continuation.resume(returning: pair) }
+                }
+                first.cancel()
+                gate.signal()
             }
-            provider.request(.zen, callbackQueue: queue) { result in
-                if let pair = results.set(second: result) { continuation.resume(returning: pair) }
-            }
-            first.cancel()
-            gate.signal()
-        }
         guard case .failure(let error) = cancelled else {
             Issue.record("the cancelled caller should fail, got \(cancelled)")
             return

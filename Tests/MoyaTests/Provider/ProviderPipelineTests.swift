@@ -37,10 +37,12 @@ struct ProviderPipelineTests {
         log.record("completion")
 
         #expect(try result.get().statusCode == 200)
-        #expect(log.all == [
-            "endpointClosure", "stubClosure", "requestClosure", "plugin.prepare", "plugin.willSend",
-            "stub", "plugin.didReceive", "plugin.process", "completion",
-        ])
+        #expect(
+            log.all == [
+                "endpointClosure", "stubClosure", "requestClosure", "plugin.prepare", "plugin.willSend",
+                "stub", "plugin.didReceive", "plugin.process", "completion",
+            ]
+        )
     }
 
     @Test func pluginsRunInTheOrderGiven() async {
@@ -50,9 +52,12 @@ struct ProviderPipelineTests {
             plugins: [RecordingPlugin(name: "a", log: log), RecordingPlugin(name: "b", log: log)]
         )
         _ = await provider.requestAndWait(.zen, callbackQueue: queue)
-        #expect(log.all == [
-            "a.prepare", "b.prepare", "a.willSend", "b.willSend", "a.didReceive", "b.didReceive", "a.process", "b.process",
-        ])
+        #expect(
+            log.all == [
+                "a.prepare", "b.prepare", "a.willSend", "b.willSend", "a.didReceive", "b.didReceive", "a.process",
+                "b.process",
+            ]
+        )
     }
 
     @Test func stubbedResponseCarriesSampleDataAndPreparedRequest() async throws {
@@ -72,7 +77,7 @@ struct ProviderPipelineTests {
         )
         let result = await provider.requestAndWait(.validated(statusCode: 500), callbackQueue: queue)
         guard case .failure(.underlying(let inner, let response)) = result,
-              case .statusCode(let statusResponse)? = inner as? MoyaError
+            case .statusCode(let statusResponse)? = inner as? MoyaError
         else {
             Issue.record("expected a wrapped status code error, got \(result)")
             return
@@ -91,8 +96,13 @@ struct ProviderPipelineTests {
         let sampleError = NSError(domain: "test", code: 42)
         let provider = MoyaProvider<PipelineTarget>(
             endpointClosure: { target in
-                Endpoint(url: URL(target: target).absoluteString, sampleResponseClosure: { .networkError(sampleError) },
-                         method: target.method, task: target.task, httpHeaderFields: target.headers)
+                Endpoint(
+                    url: URL(target: target).absoluteString,
+                    sampleResponseClosure: { .networkError(sampleError) },
+                    method: target.method,
+                    task: target.task,
+                    httpHeaderFields: target.headers
+                )
             },
             stubClosure: MoyaProvider.immediatelyStub
         )
@@ -107,11 +117,18 @@ struct ProviderPipelineTests {
 
     @Test func sampleHTTPURLResponseGivesItsStatusAndHeaders() async throws {
         let url = URL(string: "https://api.example.test/zen")!
-        let httpResponse = try #require(HTTPURLResponse(url: url, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: ["X-Sample": "yes"]))
+        let httpResponse = try #require(
+            HTTPURLResponse(url: url, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: ["X-Sample": "yes"])
+        )
         let provider = MoyaProvider<PipelineTarget>(
             endpointClosure: { target in
-                Endpoint(url: URL(target: target).absoluteString, sampleResponseClosure: { .response(httpResponse, Data("ok".utf8)) },
-                         method: target.method, task: target.task, httpHeaderFields: target.headers)
+                Endpoint(
+                    url: URL(target: target).absoluteString,
+                    sampleResponseClosure: { .response(httpResponse, Data("ok".utf8)) },
+                    method: target.method,
+                    task: target.task,
+                    httpHeaderFields: target.headers
+                )
             },
             stubClosure: MoyaProvider.immediatelyStub
         )
@@ -186,7 +203,8 @@ struct ProviderPipelineTests {
     }
 
     @Test func seedStyleRequestClosureCompiles() async throws {
-        let requestClosure = { @Sendable (endpoint: Endpoint, done: @escaping MoyaProvider<PipelineTarget>.RequestResultClosure) in
+        let requestClosure = {
+            @Sendable (endpoint: Endpoint, done: @escaping MoyaProvider<PipelineTarget>.RequestResultClosure) in
             do {
                 var request: URLRequest = try endpoint.urlRequest()
                 request.httpShouldHandleCookies = false
@@ -195,7 +213,10 @@ struct ProviderPipelineTests {
                 done(.failure(MoyaError.underlying(error)))
             }
         }
-        let provider = MoyaProvider<PipelineTarget>(requestClosure: requestClosure, stubClosure: MoyaProvider.immediatelyStub)
+        let provider = MoyaProvider<PipelineTarget>(
+            requestClosure: requestClosure,
+            stubClosure: MoyaProvider.immediatelyStub
+        )
         let response = try await provider.requestAndWait(.zen, callbackQueue: queue).get()
         #expect(response.request?.httpShouldHandleCookies == false)
     }

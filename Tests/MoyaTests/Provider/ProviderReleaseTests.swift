@@ -14,7 +14,9 @@ struct ProviderReleaseTests {
     @Test func releasingAProviderCancelsItsStubbedRequestInFlight() async {
         let completions = Counter()
         let result: Result<Moya.Response, MoyaError> = await withCheckedContinuation { continuation in
-            var provider: MoyaProvider<PipelineTarget>? = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.delayedStub(30))
+            var provider: MoyaProvider<PipelineTarget>? = MoyaProvider<PipelineTarget>(
+                stubClosure: MoyaProvider.delayedStub(30)
+            )
             provider?.request(.zen, callbackQueue: queue) { result in
                 completions.increment()
                 continuation.resume(returning: result)
@@ -66,7 +68,11 @@ struct ProviderReleaseTests {
         do {
             let plugin = WatchedPlugin()
             let session = Session()
-            let provider = MoyaProvider<PipelineTarget>(stubClosure: MoyaProvider.immediatelyStub, session: session, plugins: [plugin])
+            let provider = MoyaProvider<PipelineTarget>(
+                stubClosure: MoyaProvider.immediatelyStub,
+                session: session,
+                plugins: [plugin]
+            )
             weakProvider = provider
             weakSession = session
             weakPlugin = plugin

@@ -73,7 +73,9 @@ struct MoyaErrorTests {
     }
 
     @Test func parameterEncodingDescriptionExplainsTheInnerError() {
-        let error = MoyaError.parameterEncoding(ParameterEncodingError.invalidJSONObject(path: "$.when", reason: "a Date"))
+        let error = MoyaError.parameterEncoding(
+            ParameterEncodingError.invalidJSONObject(path: "$.when", reason: "a Date")
+        )
         #expect(error.errorDescription?.contains("$.when") == true)
     }
 
@@ -123,7 +125,8 @@ struct MoyaErrorTests {
 
     private func debugDescription(of error: DecodingError) -> String {
         switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
             return context.debugDescription
         @unknown default:
             return ""

@@ -33,7 +33,9 @@ struct ReadableNetworkErrorTests {
                 _ = try await provider.request(target)
                 Issue.record("a shut-down session sent a request")
             } catch {
-                guard case .underlying(let inner, nil)? = error as? MoyaError, let shutDown = inner as? Session.ShutDownError else {
+                guard case .underlying(let inner, nil)? = error as? MoyaError,
+                    let shutDown = inner as? Session.ShutDownError
+                else {
                     Issue.record("expected .underlying(Session.ShutDownError, nil), got \(error)")
                     return
                 }

@@ -72,7 +72,10 @@ struct ResponseMappingTests {
     // MARK: mapString
 
     @Test func mapStringReturnsTheBodyAsText() throws {
-        #expect(try response("Half measures are as bad as nothing at all. ✨").mapString() == "Half measures are as bad as nothing at all. ✨")
+        #expect(
+            try response("Half measures are as bad as nothing at all. ✨").mapString()
+                == "Half measures are as bad as nothing at all. ✨"
+        )
         #expect(try response("").mapString() == "")
     }
 
@@ -134,7 +137,9 @@ struct ResponseMappingTests {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         struct Repo: Decodable, Equatable { var fullName: String }
-        #expect(try response(#"{"full_name": "Moya/Moya"}"#).map(Repo.self, using: decoder) == Repo(fullName: "Moya/Moya"))
+        #expect(
+            try response(#"{"full_name": "Moya/Moya"}"#).map(Repo.self, using: decoder) == Repo(fullName: "Moya/Moya")
+        )
     }
 
     @Test func mapDecodesAnObjectAtAKeyPath() throws {
@@ -143,7 +148,10 @@ struct ResponseMappingTests {
     }
 
     @Test func mapDecodesAnArrayAtANestedKeyPath() throws {
-        let users = try response(#"{"a": {"b": {"c": [{"login": "x", "id": 7}]}}}"#).map([User].self, atKeyPath: "a.b.c")
+        let users = try response(#"{"a": {"b": {"c": [{"login": "x", "id": 7}]}}}"#).map(
+            [User].self,
+            atKeyPath: "a.b.c"
+        )
         #expect(users == [User(login: "x", id: 7)])
     }
 

@@ -26,7 +26,11 @@ struct ResponseTests {
 
     @Test func theRequestDoesNotTakePartInEquality() {
         let first = Response(statusCode: 200, data: Data(), request: URLRequest(url: Self.url))
-        let second = Response(statusCode: 200, data: Data(), request: URLRequest(url: URL(string: "https://other.test")!))
+        let second = Response(
+            statusCode: 200,
+            data: Data(),
+            request: URLRequest(url: URL(string: "https://other.test")!)
+        )
         #expect(first == second)
     }
 

@@ -41,7 +41,8 @@ struct RequestStormTests {
                                 }
                                 outcomes.update { outcomes in
                                     switch result {
-                                    case .success(let response) where String(decoding: response.data, as: UTF8.self) == "\(index)":
+                                    case .success(let response)
+                                    where String(decoding: response.data, as: UTF8.self) == "\(index)":
                                         outcomes.succeeded += 1
                                     case .failure(let error) where error.isCancellation:
                                         outcomes.cancelled += 1
@@ -67,7 +68,10 @@ struct RequestStormTests {
         }
 
         let counts = completions.update { $0 }
-        #expect(counts.allSatisfy { $0 == 1 }, "requests completed other than once: \(counts.enumerated().filter { $0.element != 1 }.prefix(5))")
+        #expect(
+            counts.allSatisfy { $0 == 1 },
+            "requests completed other than once: \(counts.enumerated().filter { $0.element != 1 }.prefix(5))"
+        )
         let final = outcomes.update { $0 }
         #expect(final.other == 0)
         #expect(final.succeeded + final.cancelled == total)

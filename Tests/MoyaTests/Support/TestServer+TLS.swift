@@ -9,6 +9,11 @@ extension TestServer {
         clientCA: NIOSSLCertificate? = nil,
         _ configure: (Router<BasicRequestContext>) -> Void
     ) async throws -> TestServer {
-        try await startTLS(certificate: identity.certificate, privateKey: identity.privateKey, clientCA: clientCA, configure)
+        try await startTLS(
+            certificate: identity.certificate,
+            privateKey: identity.privateKey,
+            clientCA: clientCA,
+            configure
+        )
     }
 }

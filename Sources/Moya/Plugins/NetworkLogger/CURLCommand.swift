@@ -47,7 +47,8 @@ struct CURLCommand {
             // Alamofire's order: an already escaped quote gains a backslash before every quote
             // is escaped.
             let text = String(decoding: body, as: UTF8.self)
-            let escaped = text
+            let escaped =
+                text
                 .replacingOccurrences(of: "\\\"", with: "\\\\\"")
                 .replacingOccurrences(of: "\"", with: "\\\"")
             components.append("-d \"\(escaped)\"")

@@ -101,7 +101,9 @@ extension NetworkLoggerPlugin.Configuration {
         /// The method and headers of requests.
         public static let `default`: LogOptions = [requestMethod, requestHeaders]
         /// Everything but cURL rendering.
-        public static let verbose: LogOptions = [requestMethod, requestHeaders, requestBody, successResponseBody, errorResponseBody]
+        public static let verbose: LogOptions = [
+            requestMethod, requestHeaders, requestBody, successResponseBody, errorResponseBody,
+        ]
     }
 }
 

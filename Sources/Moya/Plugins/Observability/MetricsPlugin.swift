@@ -38,19 +38,29 @@ public final class MetricsPlugin: PluginType {
     public func didReceive(_ result: Result<Response, MoyaError>, target: TargetType) {
         // A request cancelled before it was sent is heard here without a `willSend`.
         guard let requestID = RequestContext.current?.requestID,
-              let entry = inFlight.withLockedValue({ $0.removeValue(forKey: requestID) })
+            let entry = inFlight.withLockedValue({ $0.removeValue(forKey: requestID) })
         else { return }
         meter(for: entry).decrement()
         let dimensions = [("target", entry.target), ("method", entry.method)]
-        Counter(label: "moya_requests_total", dimensions: dimensions + [("status_class", Self.statusClass(of: result))], factory: factory)
-            .increment()
+        Counter(
+            label: "moya_requests_total",
+            dimensions: dimensions + [("status_class", Self.statusClass(of: result))],
+            factory: factory
+        )
+        .increment()
         let elapsed = ContinuousClock.now - entry.start
         Metrics.Timer(label: "moya_request_duration", dimensions: dimensions, factory: factory)
-            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            .recordNanoseconds(
+                elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+            )
     }
 
     private func meter(for entry: InFlight) -> Meter {
-        Meter(label: "moya_requests_in_flight", dimensions: [("target", entry.target), ("method", entry.method)], factory: factory)
+        Meter(
+            label: "moya_requests_in_flight",
+            dimensions: [("target", entry.target), ("method", entry.method)],
+            factory: factory
+        )
     }
 
     static func statusClass(of result: Result<Response, MoyaError>) -> String {

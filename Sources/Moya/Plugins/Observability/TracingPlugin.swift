@@ -24,7 +24,11 @@ public final class TracingPlugin: PluginType {
 
     public func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {
         guard let requestID = RequestContext.current?.requestID else { return request }
-        let span = tracer.startSpan(TargetName.of(target), context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        let span = tracer.startSpan(
+            TargetName.of(target),
+            context: ServiceContext.current ?? .topLevel,
+            ofKind: .client
+        )
         span.updateAttributes { attributes in
             attributes["http.request.method"] = request.httpMethod ?? "GET"
             attributes["url.full"] = URLRedaction.redacted(request.url)

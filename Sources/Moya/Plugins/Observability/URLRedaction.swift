@@ -16,7 +16,9 @@ enum URLRedaction {
         components.user = nil
         components.password = nil
         if let items = components.queryItems {
-            components.queryItems = items.map { URLQueryItem(name: $0.name, value: $0.value == nil ? nil : placeholder) }
+            components.queryItems = items.map {
+                URLQueryItem(name: $0.name, value: $0.value == nil ? nil : placeholder)
+            }
         }
         return components.string
     }
