@@ -11,7 +11,6 @@ let package = Package(
         .library(name: "Moya", targets: ["Moya"]),
         .library(name: "CombineMoya", targets: ["CombineMoya"]),
         .library(name: "MoyaTesting", targets: ["MoyaTesting"]),
-        .executable(name: "moya-demo", targets: ["MoyaDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -101,12 +100,15 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // The demo: an executable target with no product, so that packages depending on this
+        // one never resolve Hummingbird or ArgumentParser for it; `swift run moya-demo` runs it.
         .executableTarget(
-            name: "MoyaDemo",
+            name: "moya-demo",
             dependencies: [
                 "MoyaDemoKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/MoyaDemo"
         ),
         .testTarget(
             name: "MoyaDemoTests",
