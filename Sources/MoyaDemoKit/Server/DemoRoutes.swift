@@ -5,6 +5,10 @@ import NIOCore
 
 /// The embedded server's routes: GitHub's `/zen` and `/users`, and the ones the later steps need.
 enum DemoRoutes {
+    /// How fast the server streams a download: 16 MiB a second, so that the default 32 MiB
+    /// take two seconds, long enough to watch the progress bar.
+    static let downloadBytesPerSecond = 16.0 * 1_048_576
+
     /// The largest download the server streams, so a typo in `bytes` cannot fill a disk.
     static let maximumDownloadBytes = 512 * 1024 * 1024
     /// The largest upload the server reads.
@@ -64,13 +68,17 @@ enum DemoRoutes {
                 status: .ok,
                 headers: [.contentType: "application/octet-stream", .contentLength: "\(bytes)"],
                 body: ResponseBody(contentLength: bytes) { writer in
-                    // Streamed in chunks: the server never holds the whole file either.
+                    // Streamed in chunks: the server never holds the whole file either. Paced, so
+                    // that the demo's progress bar can be seen moving over loopback.
                     let chunk = ByteBuffer(repeating: UInt8(ascii: "m"), count: 64 * 1024)
-                    var remaining = bytes
-                    while remaining > 0 {
-                        let slice = chunk.getSlice(at: 0, length: min(remaining, chunk.readableBytes)) ?? chunk
+                    let clock = ContinuousClock()
+                    let start = clock.now
+                    var sent = 0
+                    while sent < bytes {
+                        let slice = chunk.getSlice(at: 0, length: min(bytes - sent, chunk.readableBytes)) ?? chunk
                         try await writer.write(slice)
-                        remaining -= slice.readableBytes
+                        sent += slice.readableBytes
+                        try await clock.sleep(until: start + .seconds(Double(sent) / downloadBytesPerSecond))
                     }
                     try await writer.finish(nil)
                 }
