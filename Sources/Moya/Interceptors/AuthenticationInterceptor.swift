@@ -67,15 +67,8 @@ public final class AuthenticationInterceptor<A: Authenticator>: RequestIntercept
         guard case .success(let response) = result, authenticator.didRequest(request, with: response) else {
             return .doNotRetry
         }
-        guard let current = await store.credential else {
-            return .doNotRetryWithError(.underlying(AuthenticationError.missingCredential, response))
-        }
-        if !authenticator.isRequest(request, authenticatedWith: current) {
-            // Sent with an older credential: a refresh already happened.
-            return .retry
-        }
         do {
-            _ = try await store.refresh(from: current)
+            try await store.refresh(afterRejecting: request)
             return .retry
         } catch {
             return .doNotRetryWithError(.underlying(error, response))
@@ -114,6 +107,28 @@ actor CredentialStore<A: Authenticator> {
             return credential
         }
         return try await refresh(from: credential)
+    }
+
+    /// Makes sure a credential newer than the one `request` was sent with exists: joins the
+    /// refresh already running, does nothing when a refresh has already replaced that
+    /// credential, and otherwise refreshes the current one.
+    ///
+    /// One actor call, with no suspension between reading the credential and starting the
+    /// refresh: had another refresh finished in between, a second one would start from a stale
+    /// credential, and with rotating refresh tokens every waiting request would fail.
+    func refresh(afterRejecting request: URLRequest) async throws {
+        if let refreshing {
+            _ = try await refreshing.value
+            return
+        }
+        guard let credential else {
+            throw AuthenticationError.missingCredential
+        }
+        guard authenticator.isRequest(request, authenticatedWith: credential) else {
+            // Sent with an older credential: a refresh already happened.
+            return
+        }
+        _ = try await refresh(from: credential)
     }
 
     /// Refreshes `stale`, or joins the refresh already running.
