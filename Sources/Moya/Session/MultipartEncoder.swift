@@ -45,6 +45,13 @@ struct MultipartEncoder {
                 content = .file(url, length: try UploadableFile.size(of: url))
                 if fileName == nil { fileName = url.lastPathComponent }
             case let .stream(stream, length):
+                // An `InputStream` can be read once. A retry or a challenge answer would send
+                // what is left of it (nothing) under the full length, so a stream an earlier
+                // attempt opened is refused before anything is sent. Spooling every stream to
+                // disk in case of a retry would double its I/O and cannot work for a live one.
+                guard stream.streamStatus == .notOpen else {
+                    throw RequestBodyError.streamAlreadyRead(partName: part.name)
+                }
                 content = .stream(SequentialReader(source: .stream(stream)), length: length)
             }
             segments.append(.bytes(Data(header(for: part, fileName: fileName).utf8)))

@@ -96,11 +96,17 @@ struct RequestBody: Sendable {
 enum RequestBodyError: Error, CustomStringConvertible, LocalizedError {
     /// A file or stream ended before the length announced in `Content-Length`.
     case shorterThanAnnounced(missing: UInt64)
+    /// A multipart part's `InputStream` was read by an earlier attempt (a retry, or the answer
+    /// to an authentication challenge), and a stream cannot be read twice.
+    case streamAlreadyRead(partName: String)
 
     var description: String {
         switch self {
         case .shorterThanAnnounced(let missing):
             return "The upload source ended \(missing) bytes before its announced length."
+        case .streamAlreadyRead(let partName):
+            return "The multipart part \"\(partName)\" is an InputStream that an earlier attempt already read, "
+                + "so the request cannot be sent again. Give the part as Data or as a file to allow retries."
         }
     }
 
