@@ -20,7 +20,7 @@ extension MoyaProvider {
         _ target: Target,
         callbackQueue: DispatchQueue? = nil
     ) -> AnyPublisher<Response, MoyaError> {
-        RequestPublisher<Response>(isFinal: { _ in true }) { sink in
+        RequestPublisher<Response>(isFinal: { _ in true }, callbackQueue: callbackQueue) { sink in
             // The completion holds the provider until the request ends: a released provider
             // cancels its requests, and a subscription must not depend on the caller keeping it.
             let provider = self
@@ -49,7 +49,7 @@ extension MoyaProvider {
         _ target: Target,
         callbackQueue: DispatchQueue? = nil
     ) -> AnyPublisher<ProgressResponse, MoyaError> {
-        RequestPublisher<ProgressResponse>(isFinal: { $0.completed }) { sink in
+        RequestPublisher<ProgressResponse>(isFinal: { $0.completed }, callbackQueue: callbackQueue) { sink in
             // As above: the provider lives until the request ends.
             let provider = self
             return provider.request(

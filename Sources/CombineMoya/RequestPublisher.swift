@@ -1,3 +1,4 @@
+import Foundation
 import Moya
 
 #if canImport(Combine)
@@ -17,12 +18,21 @@ struct RequestPublisher<Output: Sendable>: Publisher {
     /// Whether a value is the last one the request sends: after it only the completion counts.
     let isFinal: @Sendable (Output) -> Bool
 
+    /// The queue the request reports on, when known: where an answer that arrives during the
+    /// subscription's hand-over is delivered.
+    var callbackQueue: DispatchQueue? = nil
+
     /// Sends the request, reporting to the sink, and returns the means to cancel it.
     let start: (RequestEventSink<Output>) -> Moya.Cancellable
 
     func receive<Downstream: Subscriber>(subscriber: Downstream)
     where Downstream.Input == Output, Downstream.Failure == MoyaError {
-        let subscription = RequestSubscription(downstream: subscriber, isFinal: isFinal, start: start)
+        let subscription = RequestSubscription(
+            downstream: subscriber,
+            isFinal: isFinal,
+            callbackQueue: callbackQueue,
+            start: start
+        )
         subscriber.receive(subscription: subscription)
         subscription.didHandOver()
     }

@@ -9,27 +9,23 @@ import OpenCombine
 
 /// The subscription of a `RequestPublisher`: it starts the request on the first demand, hands
 /// values and the completion to the subscriber one at a time, and cancels the request when it is
-/// cancelled.
+/// cancelled. The rules are `StateMachine`'s; this type holds the lock, the subscriber and the
+/// request, and performs what the machine decides, outside the lock.
 ///
 /// Events may arrive on any thread, at any moment: while the subscriber is still in
 /// `receive(subscription:)`, inside `request(_:)` (a request that answers synchronously), or
-/// concurrently with a demand or a cancellation. They are put into the state under the lock, and
-/// one thread at a time — whichever holds the delivery role — passes them on, outside the lock.
-/// The subscriber therefore sees `receive(subscription:)` first, then its values, then exactly
-/// one completion, never two calls at once, and never a call after `cancel()` returns on the
-/// thread that delivers.
+/// concurrently with a demand or a cancellation. The subscriber sees `receive(subscription:)`
+/// first, then its values, then exactly one completion, never two calls at once. No thread
+/// ever waits for another: a thread that finds the delivery role taken records its event and
+/// returns.
 ///
 /// Threads: an event is delivered by the thread that reports it (the callback queue), so that
 /// values arrive where the provider's completions would. The exceptions: a value that waited
-/// for demand goes out on the thread that asks for it, and an answer given synchronously inside
-/// `request(_:)` goes out once `receive(subscription:)` has returned. An answer from another
-/// thread while the subscriber is still in `receive(subscription:)` waits for that call to
-/// return, as Combine's own publishers make it wait.
-///
-/// Back-pressure: a request yields at most a handful of values (one response, or progress
-/// updates and a last response). A value the subscriber has no demand for waits; a newer one
-/// replaces it, except that the final value is never replaced. `.finished` waits for the final
-/// value to be delivered; a failure is delivered at once.
+/// for demand goes out on the thread that asks for it; an answer given synchronously inside
+/// `request(_:)` goes out once `receive(subscription:)` has returned, on that thread; and an
+/// answer from another thread while the subscriber is still in `receive(subscription:)` goes
+/// out on the callback queue once that call has returned (on the subscribing thread when the
+/// publisher names no queue).
 ///
 /// - Note: `@unchecked Sendable` because the compiler cannot see that the lock guards every
 ///   stored `var`: each is read and written only inside `withLock`. The subscriber, which need
@@ -39,70 +35,58 @@ final class RequestSubscription<Downstream: Subscriber>: Subscription, RequestEv
 where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
     typealias Output = Downstream.Input
 
-    private enum Step {
-        case idle
-        case value(Downstream, Output)
-        case completion(Downstream, MoyaError?)
-    }
-
-    /// Guards the state below; threads wait on it for the hand-over to end.
-    private let lock = NSCondition()
+    private let lock = NSLock()
     private let isFinal: @Sendable (Output) -> Bool
+    /// Where an answer that arrived from another thread during the hand-over is delivered.
+    private let callbackQueue: DispatchQueue?
 
+    private var machine = StateMachine()
     /// The subscriber, until it is sent its completion or cancels.
     private var downstream: Downstream?
     /// Sends the request; taken by the first demand (or dropped by a cancellation).
     private var start: ((RequestEventSink<Output>) -> Moya.Cancellable)?
     /// The running request, once started and until it ends.
     private var request: Moya.Cancellable?
-    private var demand: Subscribers.Demand = .none
-    /// A value waiting for demand.
-    private var pending: Output?
-    private var receivedFinalValue = false
-    /// The end of the request, once known: `.some(nil)` is success, `.some(error)` a failure.
-    private var end: MoyaError??
-    private var cancelled = false
-    /// Whether a thread is passing events to the subscriber.
-    private var delivering = false
     /// The thread calling `receive(subscription:)`, until that call returns.
     private var handOverThread: Thread? = Thread.current
-    /// How many threads wait for the hand-over to end, to deliver their events themselves.
-    private var threadsWaitingForHandOver = 0
+    /// Whether another thread reported an event during the hand-over.
+    private var reportedElsewhereDuringHandOver = false
 
     init(
         downstream: Downstream,
         isFinal: @escaping @Sendable (Output) -> Bool,
+        callbackQueue: DispatchQueue?,
         start: @escaping (RequestEventSink<Output>) -> Moya.Cancellable
     ) {
         self.downstream = downstream
         self.isFinal = isFinal
+        self.callbackQueue = callbackQueue
         self.start = start
     }
 
-    /// Called by the publisher once `receive(subscription:)` has returned: lets a thread that
-    /// waited deliver its events, or delivers what arrived meanwhile itself.
+    /// Called by the publisher once `receive(subscription:)` has returned: delivers what
+    /// arrived meanwhile.
     func didHandOver() {
-        let mayDeliver = lock.withLock { () -> Bool in
+        let (mayDeliver, elsewhere) = lock.withLock { () -> (Bool, Bool) in
             handOverThread = nil
-            if threadsWaitingForHandOver > 0 {
-                lock.broadcast()
-                return false
-            }
-            return claimDelivery()
+            return (machine.handOverEnded(), reportedElsewhereDuringHandOver)
         }
-        if mayDeliver {
+        guard mayDeliver else { return }
+        if elsewhere, let callbackQueue {
+            // Through a protocol that does not name the subscriber's type, which need not be
+            // `Sendable`.
+            let receiver: any RequestEventReceiver<Output> = self
+            callbackQueue.async { receiver.deliverPending() }
+        } else {
             deliver()
         }
     }
 
     func request(_ demand: Subscribers.Demand) {
-        guard demand > .none else { return }
         let (start, mayDeliver) = lock.withLock { () -> (((RequestEventSink<Output>) -> Moya.Cancellable)?, Bool) in
-            guard downstream != nil else { return (nil, false) }
-            self.demand += demand
-            let start = self.start
-            self.start = nil
-            return (start, claimDelivery())
+            let action = machine.request(demand)
+            defer { if action.start { self.start = nil } }
+            return (action.start ? self.start : nil, action.deliver)
         }
         if let start {
             begin(start)
@@ -114,14 +98,11 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
 
     func cancel() {
         let request = lock.withLock { () -> Moya.Cancellable? in
-            guard !cancelled, downstream != nil else { return nil }
-            cancelled = true
+            let cancelRequest = machine.cancel()
             downstream = nil
             start = nil
-            pending = nil
-            let request = self.request
-            self.request = nil
-            return request
+            defer { self.request = nil }
+            return cancelRequest ? self.request : nil
         }
         request?.cancel()
     }
@@ -129,7 +110,6 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
     // MARK: Request events
 
     private func begin(_ start: (RequestEventSink<Output>) -> Moya.Cancellable) {
-        guard !lock.withLock({ cancelled }) else { return }
         // The closures see the subscription through a protocol that does not name the
         // subscriber's type, which need not be `Sendable`.
         let receiver: any RequestEventReceiver<Output> = self
@@ -139,8 +119,11 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
         )
         let request = start(sink)
         let cancelNow = lock.withLock { () -> Bool in
-            if cancelled { return true }
-            if end == nil {
+            // Cancelled while `start` ran: the machine said so before the request existed.
+            if machine.wasCancelled {
+                return true
+            }
+            if machine.keepsRequest {
                 self.request = request
             }
             return false
@@ -151,11 +134,10 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
     }
 
     func receive(_ value: Output) {
+        let final = isFinal(value)
         let mayDeliver = lock.withLock { () -> Bool in
-            guard downstream != nil, end == nil, !receivedFinalValue else { return false }
-            pending = value
-            receivedFinalValue = isFinal(value)
-            return claimDelivery()
+            noteIfReportedElsewhereDuringHandOver()
+            return machine.receive(value, isFinal: final)
         }
         if mayDeliver {
             deliver()
@@ -164,66 +146,52 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
 
     func receiveEnd(_ error: MoyaError?) {
         let mayDeliver = lock.withLock { () -> Bool in
-            guard downstream != nil, end == nil else { return false }
-            end = .some(error)
-            request = nil
-            if error != nil {
-                pending = nil
+            noteIfReportedElsewhereDuringHandOver()
+            let deliver = machine.receiveEnd(error)
+            if !machine.keepsRequest {
+                request = nil
             }
-            return claimDelivery()
+            return deliver
         }
         if mayDeliver {
             deliver()
         }
     }
 
-    // MARK: Delivery
-
-    /// Takes the delivery role if there is something to deliver and no thread holds the role,
-    /// first waiting for the hand-over to end unless called by the thread handing over. Call
-    /// with the lock held.
-    ///
-    /// Claiming only when there is something to deliver leaves an event to the thread that
-    /// reports it, rather than to a thread that happened to hold the role for nothing.
-    private func claimDelivery() -> Bool {
-        guard hasSomethingToDeliver else { return false }
-        if let handOverThread {
-            // The subscriber is still in `receive(subscription:)`. On that thread (an answer
-            // given inside `request(_:)`), `didHandOver()` delivers; another thread waits.
-            guard handOverThread !== Thread.current else { return false }
-            threadsWaitingForHandOver += 1
-            while self.handOverThread != nil {
-                lock.wait()
-            }
-            threadsWaitingForHandOver -= 1
+    /// Call with the lock held.
+    private func noteIfReportedElsewhereDuringHandOver() {
+        if let handOverThread, handOverThread !== Thread.current {
+            reportedElsewhereDuringHandOver = true
         }
-        guard !delivering, hasSomethingToDeliver else { return false }
-        delivering = true
-        return true
     }
 
-    /// Whether `nextStep()` would deliver something. Call with the lock held.
-    private var hasSomethingToDeliver: Bool {
-        guard downstream != nil else { return false }
-        if pending != nil {
-            return demand > .none
-        }
-        return end != nil
+    // MARK: Delivery
+
+    /// Delivers, holding the delivery role `didHandOver()` took.
+    func deliverPending() {
+        deliver()
     }
 
     /// Passes events to the subscriber until none can go, then gives up the delivery role.
     /// Call without the lock, holding the delivery role.
     private func deliver() {
         while true {
-            switch lock.withLock({ nextStep() }) {
+            let (step, downstream) = lock.withLock { () -> (StateMachine.Step, Downstream?) in
+                let step = machine.nextStep()
+                let downstream = self.downstream
+                if case .completion = step {
+                    self.downstream = nil
+                }
+                return (step, downstream)
+            }
+            guard let downstream else { return }
+            switch step {
             case .idle:
                 return
-            case .value(let downstream, let value):
+            case .value(let value):
                 let more = downstream.receive(value)
-                if more > .none {
-                    lock.withLock { demand += more }
-                }
-            case .completion(let downstream, let error):
+                lock.withLock { machine.addDemand(more) }
+            case .completion(let error):
                 if let error {
                     downstream.receive(completion: .failure(error))
                 } else {
@@ -232,27 +200,6 @@ where Downstream.Input: Sendable, Downstream.Failure == MoyaError {
                 return
             }
         }
-    }
-
-    /// What to deliver next; releases the delivery role when there is nothing. Call with the
-    /// lock held.
-    private func nextStep() -> Step {
-        guard let downstream else {
-            delivering = false
-            return .idle
-        }
-        if let value = pending, demand > .none {
-            pending = nil
-            demand -= 1
-            return .value(downstream, value)
-        }
-        if pending == nil, let end {
-            // The last call the subscriber gets; the delivery role is never given up again.
-            self.downstream = nil
-            return .completion(downstream, end)
-        }
-        delivering = false
-        return .idle
     }
 }
 
@@ -265,4 +212,7 @@ protocol RequestEventReceiver<Output>: Sendable {
 
     /// The end of the request: `nil` for success. Only the first counts.
     func receiveEnd(_ error: MoyaError?)
+
+    /// Passes on what is waiting; call only when holding the delivery role.
+    func deliverPending()
 }

@@ -21,14 +21,18 @@ final class ManualRequest: @unchecked Sendable {
     private var sinks: [RequestEventSink<Int>] = []
     private var cancellations = 0
     private let onStart: @Sendable (RequestEventSink<Int>) -> Void
+    private let callbackQueue: DispatchQueue?
 
-    /// - Parameter onStart: Runs inside `start`, before it returns.
-    init(onStart: @escaping @Sendable (RequestEventSink<Int>) -> Void = { _ in }) {
+    /// - Parameters:
+    ///   - callbackQueue: The queue the request answers on, as a provider's callback queue.
+    ///   - onStart: Runs inside `start`, before it returns.
+    init(callbackQueue: DispatchQueue? = nil, onStart: @escaping @Sendable (RequestEventSink<Int>) -> Void = { _ in }) {
+        self.callbackQueue = callbackQueue
         self.onStart = onStart
     }
 
     var publisher: AnyPublisher<Int, MoyaError> {
-        RequestPublisher<Int>(isFinal: { $0 >= Self.finalValue }) { sink in
+        RequestPublisher<Int>(isFinal: { $0 >= Self.finalValue }, callbackQueue: callbackQueue) { sink in
             self.lock.withLock { self.sinks.append(sink) }
             self.onStart(sink)
             return CancellableToken { self.lock.withLock { self.cancellations += 1 } }
@@ -177,7 +181,7 @@ struct SubscriptionContractTests {
         let queue = DispatchQueue(label: "answering-queue")
         queue.setSpecific(key: key, value: "answering")
         for _ in 0..<200 {
-            let request = ManualRequest { sink in
+            let request = ManualRequest(callbackQueue: queue) { sink in
                 queue.async {
                     sink.send(ManualRequest.finalValue)
                     sink.finish()
