@@ -19,7 +19,9 @@ extension MoyaProvider {
         let box = CancellableBox()
         let result: Result<Response, MoyaError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let token = perform(target, callback: .inline, progress: nil) { result in
+                // Through the overridable method, so that a subclass's override runs, as it does
+                // for callbacks and Combine; the marker queue keeps delivery inline.
+                let token = request(target, callbackQueue: CallbackTarget.inlineMarker, progress: nil) { result in
                     continuation.resume(returning: result)
                 }
                 box.set(token)
@@ -33,9 +35,9 @@ extension MoyaProvider {
 
 /// Hands a request's `Cancellable` to a task cancellation handler that may run before it exists.
 final class CancellableBox: Sendable {
-    private let state = NIOLockedValueBox<(token: RequestToken?, cancelled: Bool)>((nil, false))
+    private let state = NIOLockedValueBox<(token: Cancellable?, cancelled: Bool)>((nil, false))
 
-    func set(_ token: RequestToken) {
+    func set(_ token: Cancellable) {
         let cancelNow = state.withLockedValue { state in
             state.token = token
             return state.cancelled

@@ -15,9 +15,10 @@ extension MoyaProvider {
             bufferingPolicy: .bufferingNewest(32)
         )
         let lastProgress = ProgressMemo()
-        let token = perform(
+        // Through the overridable method, as `request(_:)` does.
+        let token = request(
             target,
-            callback: .inline,
+            callbackQueue: CallbackTarget.inlineMarker,
             progress: { event in
                 // The completed event is sent below, with the response plugins processed.
                 guard !event.completed else { return }

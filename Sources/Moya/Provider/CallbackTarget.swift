@@ -12,6 +12,17 @@ enum CallbackTarget: Sendable {
     /// result on the next line); everything else goes to the main queue.
     case unnamed
 
+    /// A queue that never runs anything: the async API passes it as `callbackQueue` to
+    /// `request(_:callbackQueue:progress:completion:)`, so that a subclass's override of that
+    /// method runs for async calls too (as it does for Combine), while results are still
+    /// delivered inline, without a hop.
+    static let inlineMarker = DispatchQueue(label: "moya.inline-delivery")
+
+    /// The target for a `callbackQueue` argument: `inlineMarker` means inline.
+    static func named(_ queue: DispatchQueue) -> CallbackTarget {
+        queue === inlineMarker ? .inline : .queue(queue)
+    }
+
     /// What `unnamed` means for a request with this stub behaviour; other targets are kept.
     func resolved(for stubBehavior: StubBehavior) -> CallbackTarget {
         guard case .unnamed = self else { return self }

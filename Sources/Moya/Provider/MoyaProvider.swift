@@ -123,7 +123,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         progress: ProgressBlock? = .none,
         completion: @escaping Completion
     ) -> Cancellable {
-        let callback = (callbackQueue ?? self.callbackQueue).map(CallbackTarget.queue) ?? .unnamed
+        let callback = (callbackQueue ?? self.callbackQueue).map(CallbackTarget.named) ?? .unnamed
         return perform(target, callback: callback, progress: progress, completion: completion)
     }
 }
