@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOSSL
 import Tracing
@@ -50,6 +51,21 @@ extension Session {
         /// makes the final move a rename instead of a copy.
         public var temporaryDirectory: URL?
 
+        /// Where AsyncHTTPClient logs each request (connection choice, redirects, failures),
+        /// with the metadata `moya.request-id` set to the request's `RequestContext.requestID`,
+        /// so that its lines join a plugin's. `nil` (the default) keeps AsyncHTTPClient's
+        /// logging disabled and builds no logger per request.
+        ///
+        /// AsyncHTTPClient logs at `.debug` and `.trace` only: lower the logger's level to see it.
+        ///
+        /// ```swift
+        /// var logger = Logger(label: "http")
+        /// logger.logLevel = .debug
+        /// var configuration = Session.Configuration()
+        /// configuration.logger = logger
+        /// ```
+        public var logger: Logger?
+
         /// Creates a configuration with URLSession-like defaults.
         public init(
             connectTimeout: TimeAmount = .seconds(10),
@@ -63,9 +79,11 @@ extension Session {
             connectionPool: HTTPClient.Configuration.ConnectionPool = Session.Configuration.defaultConnectionPool,
             tlsConfiguration: TLSConfiguration? = nil,
             serverTrustPolicies: [String: ServerTrustPolicy] = [:],
-            temporaryDirectory: URL? = nil
+            temporaryDirectory: URL? = nil,
+            logger: Logger? = nil
         ) {
             self.temporaryDirectory = temporaryDirectory
+            self.logger = logger
             self.tlsConfiguration = tlsConfiguration
             self.serverTrustPolicies = Dictionary(
                 serverTrustPolicies.map { ($0.key.lowercased(), $0.value) },

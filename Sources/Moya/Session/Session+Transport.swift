@@ -21,12 +21,15 @@ extension Session: Transport {
     ///
     /// `wait` is `nil` for a request's first trip to the connection pool, and carries when that
     /// trip began when the pool gave up on it and it is queued again (see `ConnectionWait`).
+    /// `scope` is `nil` for a request's first attempt, and every later attempt keeps the first
+    /// one's: the same deadline, the same logger.
     private func start(
         _ exchange: Exchange,
         authorization: String?,
         events: TransportEvents,
         handle: TransferHandle,
-        wait: ConnectionWait?
+        wait: ConnectionWait?,
+        scope: TransferScope? = nil
     ) {
         var attempt = exchange
         if let authorization {
@@ -46,17 +49,23 @@ extension Session: Transport {
 
         let idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
         let wait = wait ?? ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
+        let scope = scope ?? TransferScope(configuration: configuration)
         let delegate = TransferDelegate(
             sink: prepared.destination == nil
                 ? .memory
                 : .temporaryFile(in: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory),
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: idleTimeout,
-            requestTimeout: configuration.requestTimeout,
             wantsProgress: events.wantsProgress,
             onProgress: events.progress
         )
-        let task = client(for: prepared.request.url).execute(request: prepared.request, delegate: delegate)
+        let task = client(for: prepared.request.url).execute(
+            request: prepared.request,
+            delegate: delegate,
+            eventLoop: .indifferent,
+            deadline: scope.deadline,
+            logger: scope.logger
+        )
         handle.track(task)
 
         let request = exchange.request
@@ -66,7 +75,7 @@ extension Session: Transport {
             case .success(let outcome):
                 if authorization == nil, let answer = Self.challengeAnswer(for: outcome, exchange: exchange) {
                     outcome.download?.discard()
-                    self.start(exchange, authorization: answer, events: events, handle: handle, wait: nil)
+                    self.start(exchange, authorization: answer, events: events, handle: handle, wait: nil, scope: scope)
                     return
                 }
                 guard let destination, let download = outcome.download else {
@@ -99,10 +108,18 @@ extension Session: Transport {
                         )
                         return
                     }
-                    self.start(exchange, authorization: authorization, events: events, handle: handle, wait: wait)
+                    self.start(
+                        exchange,
+                        authorization: authorization,
+                        events: events,
+                        handle: handle,
+                        wait: wait,
+                        scope: scope
+                    )
                     return
                 }
-                events.completion(.failure(.underlying(self.transferError(error, url: request.url), nil)))
+                let failure = self.transferError(scope.explaining(error), url: request.url)
+                events.completion(.failure(.underlying(failure, nil)))
             }
         }
     }

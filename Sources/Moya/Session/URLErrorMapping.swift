@@ -40,6 +40,8 @@ enum URLErrorMapping {
         switch error {
         case let error as HTTPClientError:
             return classify(error)
+        case let error as TransferTimeout:
+            return (NSURLErrorTimedOut, error.description)
         case is HTTPParserError:
             return (NSURLErrorBadServerResponse, "The server's response is not valid HTTP: \(error).")
         case let error as NIOConnectionError:
@@ -68,8 +70,15 @@ enum URLErrorMapping {
             return (
                 NSURLErrorNetworkConnectionLost, "The server closed the connection before the response was complete."
             )
-        case .readTimeout, .writeTimeout, .connectTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
-            .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+        case .deadlineExceeded:
+            // The transport names the timeout's length when it knows it (`TransferScope`).
+            return (
+                NSURLErrorTimedOut,
+                "The request timed out: it did not finish within its whole-request timeout "
+                    + "(Session.Configuration.requestTimeout)."
+            )
+        case .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout,
+            .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
             return (NSURLErrorTimedOut, "The request timed out (\(error)).")
         case .cancelled:
             return (NSURLErrorCancelled, "cancelled")

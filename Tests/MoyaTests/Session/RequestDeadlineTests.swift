@@ -1,0 +1,84 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LoopbackServer
+import NIOCore
+import Testing
+
+@testable import Moya
+
+/// The whole-request timeout is one deadline per request, which no attempt extends.
+@Suite("The whole-request deadline")
+struct RequestDeadlineTests {
+    @Test func theAnswerToA401ChallengeKeepsTheFirstAttemptsDeadline() async throws {
+        let attempts = Counter()
+        try await TestServer.with({ router in
+            router.get("slow-challenge") { request, _ -> Response in
+                attempts.increment()
+                guard request.headers[.authorization] != nil else {
+                    try await _Concurrency.Task.sleep(for: .seconds(1))
+                    return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"tests\""])
+                }
+                try await _Concurrency.Task.sleep(for: .milliseconds(2500))
+                return Response(status: .ok)
+            }
+        }) { server in
+            // The attempts take 1 and 2.5 seconds: alone, each fits in 3 seconds; together they
+            // do not. (Wide margins: the event loops are shared with the rest of the suite.)
+            let session = Session(configuration: .init(requestTimeout: .seconds(3)))
+            let credential = URLCredential(user: "moya", password: "secret", persistence: .none)
+            let provider = MoyaProvider<DynamicTarget>(
+                session: session,
+                plugins: [CredentialsPlugin { _ in credential }]
+            )
+            let error = await expectUnderlyingFailure("the second attempt must not get a deadline of its own") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/slow-challenge"))
+            }
+            #expect(error?.code == NSURLErrorTimedOut)
+            #expect(error?.localizedDescription.contains("whole-request timeout of 3.0 seconds") == true)
+            #expect(attempts.count == 2)
+        }
+    }
+
+    @Test func aRequestQueuedAgainForAConnectionKeepsItsFirstDeadline() async throws {
+        let (arrived, arrivedContinuation) = AsyncStream<Void>.makeStream()
+        try await TestServer.with({ router in
+            router.get("hold") { _, _ -> String in
+                arrivedContinuation.yield()
+                try await _Concurrency.Task.sleep(for: .milliseconds(3500))
+                return "late"
+            }
+            router.get("fast") { _, _ -> String in "fast" }
+        }) { server in
+            // One connection, held for 3.5 seconds by a request without a deadline. The pool gives
+            // up on a waiting request every second, and the session queues it again each time.
+            var configuration = Session.Configuration(
+                connectTimeout: .seconds(1),
+                requestTimeout: .milliseconds(2500)
+            )
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+            let session = Session(configuration: configuration)
+            let holder = session.httpClient.get(url: server.baseURL.appendingPathComponent("hold").absoluteString)
+            for await _ in arrived { break }
+
+            let provider = MoyaProvider<DynamicTarget>(session: session)
+            let error = await expectUnderlyingFailure("a queued request must fail at its first deadline") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/fast"))
+            }
+            // A deadline renewed per trip to the pool would never pass before the wait's own
+            // limit, which fails the request saying it waited for a connection.
+            #expect(error?.code == NSURLErrorTimedOut)
+            #expect(error?.localizedDescription.contains("whole-request timeout of 2.5 seconds") == true)
+            _ = try? await holder.get()
+        }
+    }
+
+    @Test func aDeadlineWithoutItsTimeoutNamesTheSetting() {
+        let error = URLErrorMapping.map(HTTPClientError.deadlineExceeded, url: nil) as NSError
+        #expect(error.domain == NSURLErrorDomain)
+        #expect(error.code == NSURLErrorTimedOut)
+        #expect(error.localizedDescription.contains("did not finish within its whole-request timeout"))
+        #expect(error.localizedDescription.contains("Session.Configuration.requestTimeout"))
+    }
+}
