@@ -146,14 +146,13 @@ final class RequestLifecycle: Sendable {
             }
         }
 
-        var transport: Transport =
-            context.stubBehavior == .never
-            ? context.session
-            : StubTransport(behavior: context.stubBehavior)
-        if let interceptor = context.interceptor {
-            transport = InterceptingTransport(base: transport, interceptor: interceptor, target: UserValue(target))
-        }
-        let exchange = Exchange(request: prepared, endpoint: context.endpoint, requestType: requestType)
+        let transport = TransportAssembly.transport(
+            stubBehavior: context.stubBehavior,
+            session: context.session,
+            interceptor: context.interceptor,
+            target: UserValue(target)
+        )
+        let exchange = Exchange(request: prepared, endpoint: context.endpoint, credential: requestType.credential)
         let validation = target.validationType
         let events = TransportEvents(
             wantsProgress: { [self] in machine.withLockedValue { $0.hasProgressListeners } },

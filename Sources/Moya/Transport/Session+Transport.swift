@@ -126,7 +126,7 @@ extension Session: Transport {
 
     /// The `Authorization` answering a `401` challenge, when a credential was attached.
     private static func challengeAnswer(for outcome: TransferDelegate.Outcome, exchange: Exchange) -> String? {
-        guard outcome.head.status.code == 401, let credential = exchange.requestType.credential,
+        guard outcome.head.status.code == 401, let credential = exchange.credential,
             let url = exchange.request.url
         else { return nil }
         let challenges = outcome.head.headers["WWW-Authenticate"].joined(separator: ", ")

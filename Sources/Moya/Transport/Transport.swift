@@ -1,0 +1,57 @@
+import Foundation
+
+/// Something that carries a prepared request and reports its outcome: the stub, the network,
+/// or a decorator around another transport.
+///
+/// The contract every transport keeps, so that the lifecycle above it can rely on it:
+///
+/// - **Once.** `events.completion` is called exactly once, unless the returned handle is
+///   cancelled before it is; it may be called on any thread, even before `send` returns (an
+///   immediate stub).
+/// - **Cancel.** After `TransportHandle.cancel(then:)`, `completion` is not called; `then` is
+///   called once everything the attempt held is released: connection, timers, temporary files.
+/// - **Errors.** Failures are `MoyaError`s; transport faults are `.underlying` with the
+///   `NSURLErrorDomain` error URLSession reports for the same fault (`URLErrorMapping`), so
+///   code written against URLSession keeps matching codes. Nothing is sent when the request
+///   is invalid (illegal headers, an upload that is not a regular file).
+/// - **Timeouts.** A request's `timeoutInterval`, when not URLRequest's default, is how long it
+///   may go without bytes moving (URLSession's rule); the session's whole-request timeout bounds
+///   the rest. Waiting for a pooled connection counts against those, never the connect timeout.
+/// - **Headers.** The session's default headers are sent unless the request sets the same name.
+/// - **Bodies.** A body is rebuilt from the endpoint's task on every call, so a retry sends it
+///   again; a stream part already read cannot be, and fails before sending.
+/// - **Downloads.** A download is written to a temporary file and moved to its destination only
+///   for a 2xx response; otherwise, and on any failure, the file is removed.
+/// - **Progress.** `events.progress` is called only while `events.wantsProgress()` is `true`.
+protocol Transport: Sendable {
+    /// Starts sending, keeping the contract above.
+    func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle
+}
+
+/// Everything a transport needs to know about one request.
+struct Exchange: Sendable {
+    /// The request after plugins prepared it.
+    var request: URLRequest
+    /// The endpoint, whose task says how to send the body and receive the response.
+    var endpoint: Endpoint
+    /// The credential a plugin attached in `willSend` (`CredentialsPlugin`), answering a `401`
+    /// challenge. A plain value, not the plugin-facing request object, so that a transport
+    /// depends on nothing plugins see.
+    var credential: URLCredential?
+}
+
+/// How a transport reports back.
+struct TransportEvents: Sendable {
+    /// Whether anyone listens for progress now: a transport builds no `Progress` otherwise.
+    var wantsProgress: @Sendable () -> Bool = { true }
+    var progress: @Sendable (Progress) -> Void
+    var completion: @Sendable (Result<Response, MoyaError>) -> Void
+}
+
+/// Stops a transport's work.
+protocol TransportHandle: Sendable {
+    /// Stops the work, then calls `stopped` once it has wound down: no file, connection or
+    /// timer of the request is left behind. The transport's `completion` is not called for a
+    /// request cancelled before it finished.
+    func cancel(then stopped: @escaping @Sendable () -> Void)
+}
