@@ -208,7 +208,7 @@ final class RequestLifecycle: Sendable {
                 }
             }
             for subscriber in subscribers {
-                if subscriber.callback.isSame(as: first.callback) {
+                let complete: @Sendable () -> Void = {
                     Self.complete(
                         subscriber,
                         with: result,
@@ -216,16 +216,11 @@ final class RequestLifecycle: Sendable {
                         context: context,
                         requestContext: requestContext
                     )
+                }
+                if subscriber.callback.isSame(as: first.callback) {
+                    complete()
                 } else {
-                    subscriber.callback.execute {
-                        Self.complete(
-                            subscriber,
-                            with: result,
-                            lastProgress: lastProgress,
-                            context: context,
-                            requestContext: requestContext
-                        )
-                    }
+                    subscriber.callback.execute(complete)
                 }
             }
         }

@@ -186,17 +186,7 @@ struct HostileFileTests {
         // The shared thread pool is free: a regular file uploads as usual.
         let file = folder.appendingPathComponent("ok.txt")
         try Data("fine".utf8).write(to: file)
-        let received = Counter()
-        try await TestServer.with({ addUpload($0, received: received) }) { server in
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/upload",
-                method: .post,
-                makeTask: { .uploadFile(file) }
-            )
-            let response = try await MoyaProvider<DynamicTarget>().request(target)
-            #expect(response.data == Data("fine".utf8))
-        }
+        #expect(try await uploaded(file) == Data("fine".utf8))
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -214,16 +204,14 @@ struct HostileFileTests {
         try Data("linked".utf8).write(to: file)
         let link = folder.appendingPathComponent("link.txt")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
-        let received = Counter()
-        try await TestServer.with({ addUpload($0, received: received) }) { server in
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/upload",
-                method: .post,
-                makeTask: { .uploadFile(link) }
-            )
-            let response = try await MoyaProvider<DynamicTarget>().request(target)
-            #expect(response.data == Data("linked".utf8))
+        #expect(try await uploaded(link) == Data("linked".utf8))
+    }
+
+    /// Uploads `file` with `uploadFile` and returns the bytes the server received.
+    private func uploaded(_ file: URL) async throws -> Data {
+        try await TestServer.with({ addUpload($0, received: Counter()) }) { server in
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/upload", method: .post) { .uploadFile(file) }
+            return try await MoyaProvider<DynamicTarget>().request(target).data
         }
     }
 }
