@@ -13,7 +13,8 @@ import Foundation
 /// - A failed refresh fails every waiting request with `AuthenticationError.refreshFailed`.
 ///
 /// ```swift
-/// let auth = AuthenticationInterceptor(authenticator: OAuthAuthenticator(), credential: stored)
+/// // `OAuthAuthenticator` is yours: the Authentication article shows one.
+/// let auth = AuthenticationInterceptor(authenticator: OAuthAuthenticator(authProvider: authProvider), credential: stored)
 /// let provider = MoyaProvider<API>(interceptor: auth)
 /// ```
 public final class AuthenticationInterceptor<A: Authenticator>: RequestInterceptor {

@@ -12,7 +12,7 @@ extension DemoSteps {
             replays them. Here the server says the token expired.
             """,
         code: """
-            let auth = AuthenticationInterceptor(authenticator: OAuthAuthenticator(),
+            let auth = AuthenticationInterceptor(authenticator: DemoAuthenticator(),
                                                  credential: expiredToken)
             let provider = MoyaProvider<GitHub>(interceptor: auth)
             async let a = provider.request(.starred)   // and b, c: three at once
