@@ -4,6 +4,9 @@ import Dispatch
 enum CallbackTarget: Sendable {
     /// On a dispatch queue, asynchronously: the callback API.
     case queue(DispatchQueue)
+    /// On the main queue, asynchronously, watched by `MainQueueWatchdog`: a program that never
+    /// runs the main queue gets a warning instead of silence.
+    case main
     /// On whichever thread produced the result: the async API, whose continuation does its
     /// own scheduling, so a hop here would only cost a context switch.
     case inline
@@ -18,26 +21,32 @@ enum CallbackTarget: Sendable {
     /// delivered inline, without a hop.
     static let inlineMarker = DispatchQueue(label: "moya.inline-delivery")
 
-    /// The target for a `callbackQueue` argument: `inlineMarker` means inline.
+    /// The main queue's label. On Linux `DispatchQueue.main` returns a new wrapper object at
+    /// every call, so the main queue is recognised by its label, not by identity.
+    private static let mainQueueLabel = DispatchQueue.main.label
+
+    /// The target for a `callbackQueue` argument: `inlineMarker` means inline, the main queue
+    /// is watched.
     static func named(_ queue: DispatchQueue) -> CallbackTarget {
-        queue === inlineMarker ? .inline : .queue(queue)
+        if queue === inlineMarker {
+            return .inline
+        }
+        return queue.label == mainQueueLabel ? .main : .queue(queue)
     }
 
     /// What `unnamed` means for a request with this stub behaviour; other targets are kept.
     func resolved(for stubBehavior: StubBehavior) -> CallbackTarget {
         guard case .unnamed = self else { return self }
-        return stubBehavior == .immediate ? .inline : .queue(.main)
+        return stubBehavior == .immediate ? .inline : .main
     }
 
     func execute(_ work: @escaping @Sendable () -> Void) {
         switch self {
-        case .queue(let queue) where queue === DispatchQueue.main:
-            MainQueueWatchdog.main.execute(work)
         case .queue(let queue):
             queue.async(execute: work)
         case .inline:
             work()
-        case .unnamed:
+        case .main, .unnamed:
             MainQueueWatchdog.main.execute(work)
         }
     }
@@ -46,7 +55,7 @@ enum CallbackTarget: Sendable {
         switch (self, other) {
         case let (.queue(lhs), .queue(rhs)):
             return lhs === rhs
-        case (.inline, .inline), (.unnamed, .unnamed):
+        case (.inline, .inline), (.main, .main), (.unnamed, .unnamed):
             return true
         default:
             return false

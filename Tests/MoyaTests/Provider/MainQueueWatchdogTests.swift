@@ -51,6 +51,22 @@ struct MainQueueWatchdogTests {
         }
     }
 
+    @Test func theMainQueueIsWatchedWhetherNamedOrTheDefault() {
+        // On Linux `DispatchQueue.main` is a new object at every call: identity cannot tell.
+        guard case .main = CallbackTarget.named(DispatchQueue.main) else {
+            Issue.record("a main queue passed as callbackQueue must be watched")
+            return
+        }
+        guard case .main = CallbackTarget.unnamed.resolved(for: .delayed(seconds: 1)) else {
+            Issue.record("the default queue of a request that is not an immediate stub must be the watched main queue")
+            return
+        }
+        guard case .queue = CallbackTarget.named(DispatchQueue(label: "other")) else {
+            Issue.record("another queue is used as it is")
+            return
+        }
+    }
+
     @Test func completionsOnTheMainQueueStillRunThere() async {
         let key = DispatchSpecificKey<String>()
         DispatchQueue.main.setSpecific(key: key, value: "main")
