@@ -51,7 +51,7 @@ final class MainQueueWatchdog: Sendable {
 
     /// The warning, naming the three ways out.
     static let message = """
-        Moya: a completion has waited more than 5 seconds to run on the main queue, and nothing \
+        A completion has waited more than 5 seconds to run on the main queue, and nothing \
         seems to run that queue (a Linux server or command-line tool usually does not). Pass a \
         `callbackQueue:` to the provider or to `request`, use the async/await API \
         (`try await provider.request(target)`), or run the main queue with `dispatchMain()`.
@@ -108,6 +108,6 @@ final class MainQueueWatchdog: Sendable {
     /// Through swift-log, and on standard error for a program that set up no logging.
     private static func warn(_ message: String) {
         Logger(label: "Moya").warning("\(message)")
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data(("Moya: " + message + "\n").utf8))
     }
 }
