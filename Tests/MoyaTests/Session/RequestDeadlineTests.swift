@@ -20,13 +20,14 @@ struct RequestDeadlineTests {
                     try await _Concurrency.Task.sleep(for: .seconds(1))
                     return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"tests\""])
                 }
-                try await _Concurrency.Task.sleep(for: .milliseconds(2500))
+                try await _Concurrency.Task.sleep(for: .milliseconds(5500))
                 return Response(status: .ok)
             }
         }) { server in
-            // The attempts take 1 and 2.5 seconds: alone, each fits in 3 seconds; together they
-            // do not. (Wide margins: the event loops are shared with the rest of the suite.)
-            let session = Session(configuration: .init(requestTimeout: .seconds(3)))
+            // The attempts take 1 and 5.5 seconds: alone, each fits in 6 seconds; together they
+            // do not. (Wide margins: the event loops are shared with the rest of the suite, and
+            // the suite also runs under ThreadSanitizer, many times slower.)
+            let session = Session(configuration: .init(requestTimeout: .seconds(6)))
             let credential = URLCredential(user: "moya", password: "secret", persistence: .none)
             let provider = MoyaProvider<DynamicTarget>(
                 session: session,
@@ -36,7 +37,7 @@ struct RequestDeadlineTests {
                 try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/slow-challenge"))
             }
             #expect(error?.code == NSURLErrorTimedOut)
-            #expect(error?.localizedDescription.contains("whole-request timeout of 3.0 seconds") == true)
+            #expect(error?.localizedDescription.contains("whole-request timeout of 6.0 seconds") == true)
             #expect(attempts.count == 2)
         }
     }
