@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LoopbackServer
+import Moya
+import NIOCore
+import Testing
+
+@Suite("Timeouts over the network: the idle and the whole-request limit")
+struct NetworkTimeoutTests {
+    @Test func stalledHeadTimesOutAfterTheRequestsTimeoutInterval() async throws {
+        try await TestServer.with({ router in
+            router.get("stall") { _, _ -> Response in
+                try await _Concurrency.Task.sleep(for: .seconds(60))
+                return Response(status: .ok)
+            }
+        }) { server in
+            let provider = MoyaProvider<DynamicTarget>(requestClosure: { endpoint, done in
+                do {
+                    var request = try endpoint.urlRequest()
+                    request.timeoutInterval = 0.5
+                    done(.success(request))
+                } catch {
+                    done(.failure(MoyaError.underlying(error)))
+                }
+            })
+            let started = ContinuousClock.now
+            let error = await expectUnderlyingFailure("a stalled server must time out") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall"))
+            }
+            #expect(error?.code == NSURLErrorTimedOut)
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+
+    @Test func stalledBodyTimesOutWithTheSessionsReadTimeout() async throws {
+        try await TestServer.with({ router in
+            router.get("stall-body") { _, _ -> Response in
+                Response(
+                    status: .ok,
+                    headers: [.contentLength: "100"],
+                    body: ResponseBody { writer in
+                        try await writer.write(ByteBuffer(string: "partial"))
+                        try await _Concurrency.Task.sleep(for: .seconds(60))
+                        try await writer.finish(nil)
+                    }
+                )
+            }
+        }) { server in
+            let session = Session(configuration: .init(readTimeout: .milliseconds(500)))
+            let provider = MoyaProvider<DynamicTarget>(session: session)
+            let started = ContinuousClock.now
+            let error = await expectUnderlyingFailure("a stalled body must time out") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/stall-body"))
+            }
+            #expect(error?.code == NSURLErrorTimedOut)
+            #expect(error?.localizedDescription.contains("idle timeout") == true)
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+
+    @Test func aBodyThatKeepsTricklingTimesOutWithTheSessionsRequestTimeout() async throws {
+        try await TestServer.with({ router in
+            router.get("trickle") { _, _ -> Response in
+                Response(
+                    status: .ok,
+                    body: ResponseBody { writer in
+                        // A byte every 50 ms for a minute: never idle long enough for the read timeout.
+                        for _ in 0..<1200 {
+                            try await writer.write(ByteBuffer(string: "."))
+                            try await _Concurrency.Task.sleep(for: .milliseconds(50))
+                        }
+                        try await writer.finish(nil)
+                    }
+                )
+            }
+        }) { server in
+            let session = Session(configuration: .init(readTimeout: .seconds(5), requestTimeout: .milliseconds(600)))
+            let provider = MoyaProvider<DynamicTarget>(session: session)
+            let started = ContinuousClock.now
+            let error = await expectUnderlyingFailure("a body that never ends must hit the request timeout") {
+                try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/trickle"))
+            }
+            #expect(error?.code == NSURLErrorTimedOut)
+            // Data kept arriving: the message names the whole-request limit, not the idle one.
+            #expect(error?.localizedDescription.contains("whole-request timeout") == true)
+            #expect(error?.localizedDescription.contains("no data") == false)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+}
