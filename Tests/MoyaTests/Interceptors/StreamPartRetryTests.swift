@@ -7,7 +7,7 @@ import NIOCore
 import Testing
 
 /// A multipart `InputStream` can be read once: a retry must not send what is left of it.
-@Suite("Retrying multipart uploads with stream parts")
+@Suite("Retrying multipart uploads with stream parts", .timeLimit(.minutes(2)))
 struct StreamPartRetryTests {
     /// Retries a `503` once.
     struct RetryOnce: RequestInterceptor {

@@ -6,7 +6,7 @@ import Testing
 
 /// The warning a program gets when it never runs the queue its completions wait for. A
 /// suspended queue stands in for a main queue nothing runs.
-@Suite("Warning when nothing runs the main queue")
+@Suite("Warning when nothing runs the main queue", .timeLimit(.minutes(2)))
 struct MainQueueWatchdogTests {
     @Test func workThatNeverRunsGivesOneWarningNamingTheThreeFixes() async {
         let queue = DispatchQueue(label: "never-run")

@@ -6,7 +6,7 @@ import Testing
 
 /// A subclass's override of `request(_:callbackQueue:progress:completion:)` is the one door
 /// every surface goes through, as Moya's `OnlineProvider` example relies on.
-@Suite("Provider subclasses")
+@Suite("Provider subclasses", .timeLimit(.minutes(2)))
 struct ProviderSubclassTests {
     /// Counts the requests that go through its override.
     final class CountingProvider: MoyaProvider<DynamicTarget>, @unchecked Sendable {

@@ -5,7 +5,7 @@ import Moya
 import Testing
 
 /// Errors met over the wire read as what went wrong, not as a library's internal name.
-@Suite("Readable errors from real requests")
+@Suite("Readable errors from real requests", .timeLimit(.minutes(2)))
 struct ReadableNetworkErrorTests {
     private struct Repository: Decodable {
         let name: String

@@ -6,7 +6,7 @@ import Moya
 import Testing
 
 /// `Session.Configuration.logger`: AsyncHTTPClient's own logs, tied to Moya's request id.
-@Suite("AsyncHTTPClient's logs through the session's logger")
+@Suite("AsyncHTTPClient's logs through the session's logger", .timeLimit(.minutes(2)))
 struct SessionLoggerTests {
     /// Keeps every record's metadata, the logger's own included.
     private struct RecordingLogHandler: LogHandler {
