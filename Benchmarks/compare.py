@@ -1,24 +1,48 @@
 #!/usr/bin/env python3
-"""Turns package-benchmark's influx CSV export into a Markdown table of Moya against its baselines.
+"""Turns package-benchmark's influx CSV exports into Markdown tables of Moya against its baselines.
 
-Usage: compare.py RESULTS.influx.csv [TRANSFER_BYTES]
+Usage: compare.py [--transfer-bytes N] RUN_DIRECTORY...
+
+Each run directory (run.sh writes .build/benchmark-results/run-1, run-2, ...) holds one
+influx CSV export and `ceiling.txt`, the server's ceiling measured with wrk just before that
+run's benchmarks (lines "<endpoint> <connections> <requests/s>", "<endpoint>-cpu <connections>
+<nginx's CPU µs per request>" and "load <when> <1-minute load average>").
 
 Benchmarks are named "<work> · <who>"; every iteration reports how many requests it made in the
 "requests" metric. The export holds raw percentiles per metric (nanoseconds, counts, bytes).
-Figures are medians over the iterations turned into per-request figures (peak memory: the
-maximum); ratios are Moya's figure over the baseline's, from the same run.
+Within a run, figures are medians over the iterations turned into per-request figures (peak
+memory: the maximum), and ratios are Moya's figure over the baseline's from that same run. Over
+the runs, the tables show the median of each figure and ratio and its min–max.
 
 The influx format is used rather than JMH because the JMH export drops a benchmark whose
 iterations take over two seconds (its integer throughput rounds to zero), as 1 GiB transfers can.
 """
 
+import argparse
 import csv
+import glob
+import os
+import re
+import statistics
 import sys
 from collections import defaultdict
 
 WHO = ["Moya", "AHC raw", "AHC+Data", "JSONDecoder"]
 # Benchmarks that move one file per iteration: their throughput is shown in MiB/s.
 TRANSFERS = ("Download", "Multipart upload")
+# The server must answer at least this many times faster than the fastest client.
+CEILING_FACTOR = 3
+
+# The issue's targets, judged on the medians over the runs.
+GET_TARGETS = {
+    "thr_data": 0.97,     # requests/s ≥ 0.97 × AHC+Data
+    "cpu_data": 1.05,     # CPU per request ≤ 1.05 × AHC+Data
+    "thr_raw": 0.90,      # requests/s ≥ 0.90 × raw AHC
+    "rss_data": 4.0,      # peak RSS ≤ AHC+Data + 4 MiB
+    "allocs_raw": 15.0,   # allocations per request ≤ raw AHC + 15
+}
+POST_TARGET = 0.95        # POST 64 KB requests/s ≥ 0.95 × AHC+Data
+STUB_TARGET = 160_000     # stubbed requests with 2 plugins per second
 
 
 def load(path):
@@ -26,6 +50,9 @@ def load(path):
     results = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     with open(path, newline="") as file:
         rows = [row for row in csv.reader(file) if row and not row[0].startswith("#")]
+    if not rows:
+        sys.exit(f"{path} is empty: no benchmark ran. A --filter must match whole names, "
+                 "e.g. '(GET|POST).*', not 'GET|POST'.")
     header, rows = rows[0], rows[1:]
     column = {name: index for index, name in enumerate(header)}
     for row in rows:
@@ -35,8 +62,27 @@ def load(path):
     return results
 
 
+def load_ceiling(path):
+    """{("get"|"post", connections): requests/s, ("get-cpu"|"post-cpu", connections): nginx's CPU
+    µs per request, ("load", "before"|"after"): 1-minute load average}."""
+    ceiling = {}
+    if not os.path.exists(path):
+        return ceiling
+    with open(path) as file:
+        for line in file:
+            fields = line.split()
+            if len(fields) != 3:
+                continue
+            key, second, value = fields
+            try:
+                ceiling[(key, second if key == "load" else int(second))] = float(value)
+            except ValueError:
+                pass
+    return ceiling
+
+
 def figures(metrics, transfer_bytes, is_transfer):
-    """Per-request (or per-transfer) figures of one benchmark."""
+    """Per-request (or per-transfer) figures of one benchmark in one run."""
     requests = metrics["requests"][50.0] or 1
     seconds = metrics["Time(wallclock)"][50.0] / 1e9
 
@@ -51,6 +97,12 @@ def figures(metrics, transfer_bytes, is_transfer):
     }
 
 
+def concurrency(work):
+    """The number of requests in flight a benchmark's name announces ("× 32"), else 1."""
+    match = re.search(r"× (\d+)", work)
+    return int(match.group(1)) if match else 1
+
+
 def number(value, digits=1):
     if value is None:
         return "–"
@@ -59,38 +111,208 @@ def number(value, digits=1):
     return f"{value:.{digits}f}"
 
 
-def ratio(moya, other):
-    if moya is None or not other:
+def spread(values, digits=2, signed=False):
+    """'median (min–max)' of the runs' values, or the one value of a single run."""
+    values = [v for v in values if v is not None]
+    if not values:
         return "–"
-    return f"{moya / other:.2f}"
+
+    def show(v):
+        if signed:
+            return f"{v:+.{digits}f}"
+        return number(v, digits) if abs(v) >= 1000 else f"{v:.{digits}f}"
+
+    middle = show(statistics.median(values))
+    if len(values) == 1:
+        return middle
+    return f"{middle} ({show(min(values))}–{show(max(values))})"
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    transfer_bytes = int(sys.argv[2]) if len(sys.argv) > 2 else 2**30
-    results = load(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--transfer-bytes", type=int, default=2**30)
+    parser.add_argument("runs", nargs="+", help="run directories, each with an influx export and ceiling.txt")
+    arguments = parser.parse_args()
 
-    print("| benchmark | who | throughput | CPU µs/op | allocs/op | peak RSS MiB"
-          " | Moya ÷ raw (thr, CPU) | Moya ÷ Data (thr, CPU) | RSS − Data MiB |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for work in results:
-        is_transfer = work.startswith(TRANSFERS)
-        unit = "MiB/s" if is_transfer else "/s"
-        by_who = {who: figures(m, transfer_bytes, is_transfer) for who, m in results[work].items()}
-        raw = by_who.get("AHC raw")
-        data = by_who.get("AHC+Data") or by_who.get("JSONDecoder")
-        for who in sorted(by_who, key=lambda w: WHO.index(w) if w in WHO else len(WHO)):
-            f = by_who[who]
-            cells = [work, who, f"{number(f['throughput'])} {unit}", number(f["cpu"], 2),
-                     number(f["mallocs"]), number(f["rss"])]
-            if who == "Moya":
-                cells.append(f"{ratio(f['throughput'], raw['throughput'])}, {ratio(f['cpu'], raw['cpu'])}" if raw else "")
-                cells.append(f"{ratio(f['throughput'], data['throughput'])}, {ratio(f['cpu'], data['cpu'])}" if data else "")
-                cells.append(f"{f['rss'] - data['rss']:+.1f}" if data else "")
-            else:
-                cells += ["", "", ""]
+    runs = []  # [(by_work {work: {who: figures}}, ceiling)]
+    for directory in arguments.runs:
+        exports = glob.glob(os.path.join(directory, "*.influx.csv"))
+        if len(exports) != 1:
+            sys.exit(f"Expected one influx export in {directory}, found {len(exports)}.")
+        results = load(exports[0])
+        by_work = {}
+        for work, by_who in results.items():
+            is_transfer = work.startswith(TRANSFERS)
+            by_work[work] = {who: figures(m, arguments.transfer_bytes, is_transfer) for who, m in by_who.items()}
+        runs.append((by_work, load_ceiling(os.path.join(directory, "ceiling.txt"))))
+
+    works = []
+    for by_work, _ in runs:
+        works += [work for work in by_work if work not in works]
+
+    def values(work, who, key):
+        return [by_work[work][who][key] for by_work, _ in runs if who in by_work.get(work, {})]
+
+    def ratios(work, baseline, key):
+        """Moya's figure over the baseline's, run by run."""
+        out = []
+        for by_work, _ in runs:
+            figures_ = by_work.get(work, {})
+            if "Moya" in figures_ and baseline in figures_ and figures_[baseline][key]:
+                out.append(figures_["Moya"][key] / figures_[baseline][key])
+        return out
+
+    def differences(work, baseline, key):
+        """Moya's figure minus the baseline's, run by run."""
+        out = []
+        for by_work, _ in runs:
+            figures_ = by_work.get(work, {})
+            if "Moya" in figures_ and baseline in figures_:
+                out.append(figures_["Moya"][key] - figures_[baseline][key])
+        return out
+
+    def data_baseline(work):
+        whos = {who for by_work, _ in runs for who in by_work.get(work, {})}
+        return "AHC+Data" if "AHC+Data" in whos else ("JSONDecoder" if "JSONDecoder" in whos else None)
+
+    # The server's ceiling, and whether it outpaces the clients.
+    print(f"{len(runs)} run(s); figures are the median over the runs, with the min–max in parentheses.")
+    print()
+    def per_connections(endpoint):
+        return ([c[(endpoint, 1)] for _, c in runs if (endpoint, 1) in c],
+                [c[(endpoint, 32)] for _, c in runs if (endpoint, 32) in c])
+
+    def listing(values_, digits=0):
+        return ", ".join(number(v, digits) for v in values_) or "–"
+
+    for endpoint, label in [("get", "server ceiling"), ("post", "POST 64 KB ceiling")]:
+        one, many = per_connections(endpoint)
+        if one or many:
+            print(f"{label}: {number(median(one), 0)} req/s (1 connection), {number(median(many), 0)} req/s (32 connections)")
+            if len(runs) > 1:
+                print(f"  (median of the runs; run by run: {listing(one)} and {listing(many)})")
+    for endpoint, label in [("get-cpu", "GET"), ("post-cpu", "POST 64 KB")]:
+        one, many = per_connections(endpoint)
+        if one or many:
+            print(f"nginx's CPU per {label} request while measuring its ceiling: {spread(one, 1)} µs (1 connection), "
+                  f"{spread(many, 1)} µs (32 connections)")
+    loads = [(c.get(("load", "before")), c.get(("load", "after"))) for _, c in runs]
+    if any(b is not None for b, _ in loads):
+        shown = ", ".join(f"{number(b, 2)} → {number(a, 2)}" for b, a in loads)
+        print(f"machine load (1-minute average, before → after each run): {shown}")
+
+    warnings = []
+    for index, (by_work, ceiling) in enumerate(runs, start=1):
+        for endpoint, prefix in [("get", "GET"), ("post", "POST")]:
+            for connections in (1, 32):
+                if (endpoint, connections) not in ceiling:
+                    continue
+                fastest = None
+                for work, by_who in by_work.items():
+                    if not work.startswith(prefix) or concurrency(work) != connections:
+                        continue
+                    for who, f in by_who.items():
+                        if fastest is None or f["throughput"] > fastest[0]:
+                            fastest = (f["throughput"], who, work)
+                if fastest is None:
+                    continue
+                limit = ceiling[(endpoint, connections)]
+                if limit < CEILING_FACTOR * fastest[0]:
+                    warnings.append(
+                        f"WARNING: run {index}: the {prefix} ceiling with {connections} connection(s), "
+                        f"{number(limit)} req/s, is only {limit / fastest[0]:.1f}× the fastest client "
+                        f"({fastest[1]}, {fastest[2]}: {number(fastest[0])} req/s); "
+                        f"it should be at least {CEILING_FACTOR}×, or the server may be part of that client's figures."
+                    )
+    for warning in warnings:
+        print(warning)
+    print()
+
+    # Ratios, with their spread over the runs.
+    print("| benchmark | Moya | Moya ÷ AHC+Data (thr) | Moya ÷ AHC+Data (CPU) | Moya ÷ raw (thr)"
+          " | Moya ÷ raw (CPU) | allocs/op Moya / raw / Data | peak RSS MiB Moya / Data, Moya − Data |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for work in works:
+        if not any("Moya" in by_work.get(work, {}) for by_work, _ in runs):
+            continue
+        unit = "MiB/s" if work.startswith(TRANSFERS) else "/s"
+        data = data_baseline(work)
+        allocs = " / ".join(number(median(values(work, who, "mallocs"))) for who in ("Moya", "AHC raw", data) if who
+                            and values(work, who, "mallocs"))
+        rss = ""
+        if data:
+            rss = (f"{number(median(values(work, 'Moya', 'rss')))} / {number(median(values(work, data, 'rss')))}, "
+                   f"{spread(differences(work, data, 'rss'), 1, signed=True)}")
+        cells = [
+            work,
+            f"{spread(values(work, 'Moya', 'throughput'), 0)} {unit}",
+            spread(ratios(work, data, "throughput")) if data else "",
+            spread(ratios(work, data, "cpu")) if data else "",
+            spread(ratios(work, "AHC raw", "throughput")) if ratios(work, "AHC raw", "throughput") else "",
+            spread(ratios(work, "AHC raw", "cpu")) if ratios(work, "AHC raw", "cpu") else "",
+            allocs,
+            rss,
+        ]
+        print("| " + " | ".join(cells) + " |")
+    print()
+
+    # Every benchmark's own figures, medians over the runs.
+    # "cores busy": the client's CPU time over its wall-clock time. Near 1 for a one-at-a-time
+    # benchmark, the client was running nearly all the time and waited little for the server.
+    print("| benchmark | who | throughput | CPU µs/op | cores busy | allocs/op | peak RSS MiB |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for work in works:
+        unit = "MiB/s" if work.startswith(TRANSFERS) else "/s"
+        whos = []
+        for by_work, _ in runs:
+            whos += [who for who in by_work.get(work, {}) if who not in whos]
+        for who in sorted(whos, key=lambda w: WHO.index(w) if w in WHO else len(WHO)):
+            busy = [f["cpu"] * f["throughput"] / 1e6 for by_work, _ in runs
+                    if (f := by_work.get(work, {}).get(who)) and not work.startswith(TRANSFERS)]
+            cells = [work, who, f"{spread(values(work, who, 'throughput'), 0)} {unit}",
+                     number(median(values(work, who, "cpu")), 2), number(median(busy), 2),
+                     number(median(values(work, who, "mallocs"))), number(median(values(work, who, "rss")))]
             print("| " + " | ".join(cells) + " |")
+    print()
+
+    # The issue's targets, on the medians.
+    def judge(value, target, higher_is_better):
+        if value is None:
+            return "–"
+        met = value >= target if higher_is_better else value <= target
+        return f"{value:.2f} {'met' if met else '**not met**'}"
+
+    get_works = [w for w in works if w.startswith("GET") and any("Moya" in r.get(w, {}) for r, _ in runs)]
+    if get_works:
+        t = GET_TARGETS
+        print(f"| target (medians) | thr ÷ Data ≥ {t['thr_data']} | CPU ÷ Data ≤ {t['cpu_data']} "
+              f"| thr ÷ raw ≥ {t['thr_raw']} | RSS − Data ≤ {t['rss_data']:.0f} MiB | allocs − raw ≤ {t['allocs_raw']:.0f} |")
+        print("|---|---|---|---|---|---|")
+        for work in get_works:
+            allocs = [m - r for m, r in zip(values(work, "Moya", "mallocs"), values(work, "AHC raw", "mallocs"))]
+            print("| " + " | ".join([
+                work,
+                judge(median(ratios(work, "AHC+Data", "throughput")), t["thr_data"], True),
+                judge(median(ratios(work, "AHC+Data", "cpu")), t["cpu_data"], False),
+                judge(median(ratios(work, "AHC raw", "throughput")), t["thr_raw"], True),
+                judge(median(differences(work, "AHC+Data", "rss")), t["rss_data"], False),
+                judge(median(allocs), t["allocs_raw"], False),
+            ]) + " |")
+        print()
+    for work in works:
+        if work.startswith("POST"):
+            print(f"- {work}: thr ÷ AHC+Data ≥ {POST_TARGET}: "
+                  f"{judge(median(ratios(work, 'AHC+Data', 'throughput')), POST_TARGET, True)}")
+        if work.startswith("Stubbed"):
+            stub = median(values(work, "Moya", "throughput"))
+            if stub is not None:
+                met = "met" if stub >= STUB_TARGET else "**not met**"
+                print(f"- {work}: ≥ {STUB_TARGET:,} requests/s: {stub:,.0f} {met}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ enum BodyStyle: Sendable {
     case data
 }
 
-/// The same work as the Moya benchmarks, written directly on AsyncHTTPClient's async/await API.
+/// The same work as the Moya benchmarks, written directly on AsyncHTTPClient: on its
+/// async/await API, and for the callback-API GET benchmarks on its `EventLoopFuture` API.
 struct Baseline: Sendable {
     let client: HTTPClient
     let baseURL: URL
@@ -31,6 +32,38 @@ struct Baseline: Sendable {
         try check(response)
         let body = try await response.body.collect(upTo: 1 << 20)
         try keep(body)
+    }
+
+    /// `GET /json` on AsyncHTTPClient's callback API (`execute(request:)`, an
+    /// `EventLoopFuture` of the whole response), the baseline of Moya's
+    /// `request(_:completion:)`: `completion` runs on `queue`, as Moya's does on its
+    /// `callbackQueue`, with the body in the form the style promises.
+    func getJSON(completingOn queue: DispatchQueue, _ completion: @escaping @Sendable (Error?) -> Void) {
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(
+                url: baseURL.absoluteString + "/json",
+                method: .GET,
+                headers: ["Accept": "application/json"]
+            )
+        } catch {
+            queue.async { completion(error) }
+            return
+        }
+        client.execute(request: request, deadline: .now() + Self.timeout).whenComplete { result in
+            queue.async {
+                do {
+                    let response = try result.get()
+                    guard response.status == .ok else {
+                        throw BenchmarkFailure("\(style) baseline: HTTP \(response.status.code)")
+                    }
+                    try keep(response.body ?? ByteBuffer())
+                    completion(nil)
+                } catch {
+                    completion(error)
+                }
+            }
+        }
     }
 
     /// `POST /echo` with `json` as the body. `json` is already a `ByteBuffer` for the raw

@@ -62,7 +62,9 @@ struct HeaderPlugin: PluginType {
 }
 
 /// The two plugins of the stub benchmark: one rewrites the request, one observes its life.
-let twoPlugins: [PluginType] = [HeaderPlugin(), NetworkActivityPlugin { _, _ in }]
+func twoPlugins() -> [PluginType] {
+    [HeaderPlugin(), NetworkActivityPlugin { _, _ in }]
+}
 
 /// The bodies the benchmarks send, serve and decode.
 enum Payloads {

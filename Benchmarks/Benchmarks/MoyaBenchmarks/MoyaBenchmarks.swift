@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Benchmark
 import Foundation
 import Moya
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 
@@ -9,7 +10,7 @@ import NIOFoundationCompat
 // or "JSONDecoder"; `compare.py` pairs them by <work>. Each iteration does a batch of
 // operations and reports its size in the "requests" custom metric, so that the per-iteration
 // figures can be turned into per-request ones. Batches are sized for iterations of a few hundred
-// milliseconds: CPU time is counted in 10 ms scheduler ticks.
+// milliseconds against nginx on loopback: CPU time is counted in 10 ms scheduler ticks.
 
 /// Requests (or transfers, decodes, conversions) per iteration.
 let requestsMetric = BenchmarkMetric.custom("requests", polarity: .prefersLarger, useScalingFactor: false)
@@ -33,17 +34,26 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Over loopback
 
-    networkTrio("GET 1 KB JSON × 1", quick, requests: 512,
-                moya: { network in try await network.moyaGET() },
-                baseline: { baseline in try await baseline.getJSON() })
+    // GET on the async API: Moya's `try await provider.request(_:)` against AsyncHTTPClient's
+    // async API (`HTTPClientRequest`).
+    for (concurrency, requests) in [(1, 4096), (32, 8192)] {
+        networkTrio("GET 1 KB JSON × \(concurrency), async API", quick, requests: requests, concurrency: concurrency,
+                    moya: { network in try await network.moyaGET() },
+                    baseline: { baseline in try await baseline.getJSON() })
+    }
 
-    networkTrio("GET 1 KB JSON × 32 concurrent", quick, requests: 1024, concurrency: 32,
-                moya: { network in try await network.moyaGET() },
-                baseline: { baseline in try await baseline.getJSON() })
+    // GET on the callback API: Moya's `request(_:completion:)` with a `callbackQueue` against
+    // AsyncHTTPClient's `execute(request:)`, whose future's result is handed to the same kind
+    // of queue. Each completion starts the next request, with no task per request.
+    for (concurrency, requests) in [(1, 4096), (32, 8192)] {
+        callbackTrio("GET 1 KB JSON × \(concurrency), callback API", quick, requests: requests, concurrency: concurrency,
+                     moya: { network, done in network.moyaGET(done) },
+                     baseline: { baseline, queue, done in baseline.getJSON(completingOn: queue, done) })
+    }
 
     let json64KB = Payloads.json64KB
     let json64KBBuffer = ByteBuffer(data: json64KB)
-    networkTrio("POST 64 KB JSON", quick, requests: 256,
+    networkTrio("POST 64 KB JSON", quick, requests: 2048,
                 moya: { network in try await network.moyaPOST(json64KB) },
                 baseline: { baseline in try await baseline.postJSON(json64KB, json64KBBuffer) })
 
@@ -59,13 +69,13 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Stubbed request with 2 plugins · Moya", configuration: quick) { benchmark, provider in
         let target = BenchAPI(baseURL: Network.unusedURL, operation: .getJSON)
-        benchmark.measurement(requestsMetric, 10000)
-        for _ in 0..<10000 {
+        benchmark.measurement(requestsMetric, 50000)
+        for _ in 0..<50000 {
             let response = try await provider.request(target)
             blackHole(response)
         }
     } setup: {
-        MoyaProvider<BenchAPI>(stubClosure: MoyaProvider.immediatelyStub, plugins: twoPlugins)
+        MoyaProvider<BenchAPI>(stubClosure: MoyaProvider.immediatelyStub, plugins: twoPlugins())
     }
 
     Benchmark("Endpoint to URLRequest with 20 URL-encoded parameters · Moya", configuration: quick) { benchmark, endpoint in
@@ -112,8 +122,8 @@ struct ParametersEndpoint: @unchecked Sendable {
 
 // MARK: - Network fixture
 
-/// What the network benchmarks share: the loopback server, one AsyncHTTPClient client, and a
-/// provider on a session over that same client, so Moya and the baselines use the same
+/// What the network benchmarks share: the loopback server, one AsyncHTTPClient client, and
+/// providers on a session over that same client, so Moya and the baselines use the same
 /// connection pool and configuration (Moya's defaults).
 struct Network: Sendable {
     /// A base URL never contacted (stubs).
@@ -124,17 +134,30 @@ struct Network: Sendable {
 
     let baseURL: URL
     let session: Session
+    /// The provider of the async API.
     let provider: MoyaProvider<BenchAPI>
+    /// Where callback-API completions run, Moya's and the baselines' alike: a serial queue, as
+    /// an application would name one (the main queue is not run here).
+    let callbackQueue: DispatchQueue
+    /// The provider of the callback API: the same session, completions on `callbackQueue`.
+    let callbackProvider: MoyaProvider<BenchAPI>
 
-    /// The server `run.sh` started (`BenchmarkServer`), named by `MOYA_BENCH_BASE_URL`.
+    /// The server `run.sh` started (nginx), named by `MOYA_BENCH_BASE_URL`.
     static func start() async throws -> Network {
         guard let value = ProcessInfo.processInfo.environment["MOYA_BENCH_BASE_URL"], let baseURL = URL(string: value) else {
             throw BenchmarkFailure(
-                "MOYA_BENCH_BASE_URL is not set: run Benchmarks/run.sh, or start BenchmarkServer and set it to the URL it prints."
+                "MOYA_BENCH_BASE_URL is not set: run Benchmarks/run.sh, which starts the loopback server and sets it."
             )
         }
         let session = Session()
-        return Network(baseURL: baseURL, session: session, provider: MoyaProvider(session: session))
+        let callbackQueue = DispatchQueue(label: "benchmark.callbacks")
+        return Network(
+            baseURL: baseURL,
+            session: session,
+            provider: MoyaProvider(session: session),
+            callbackQueue: callbackQueue,
+            callbackProvider: MoyaProvider(callbackQueue: callbackQueue, session: session)
+        )
     }
 
     func baseline(_ style: BodyStyle) -> Baseline {
@@ -144,6 +167,13 @@ struct Network: Sendable {
     func moyaGET() async throws {
         let response = try await provider.request(BenchAPI(baseURL: baseURL, operation: .getJSON))
         try Self.check(response)
+    }
+
+    /// `GET /json` on the callback API; `done` runs on `callbackQueue`.
+    func moyaGET(_ done: @escaping @Sendable (Error?) -> Void) {
+        callbackProvider.request(BenchAPI(baseURL: baseURL, operation: .getJSON)) { result in
+            done(Result { try Self.check(result.get()) }.failure)
+        }
     }
 
     func moyaPOST(_ json: Data) async throws {
@@ -199,6 +229,108 @@ func networkTrio(
         } setup: {
             try await Network.start()
         }
+    }
+}
+
+/// Registers `<name> · Moya`, `<name> · AHC raw` and `<name> · AHC+Data` on callback APIs, each
+/// doing `requests` requests per iteration as `concurrency` chains: each completion starts the
+/// chain's next request, until every chain has done its share.
+func callbackTrio(
+    _ name: String,
+    _ configuration: Benchmark.Configuration,
+    requests: Int,
+    concurrency: Int = 1,
+    moya: @escaping @Sendable (Network, _ done: @escaping @Sendable (Error?) -> Void) -> Void,
+    baseline: @escaping @Sendable (Baseline, DispatchQueue, _ done: @escaping @Sendable (Error?) -> Void) -> Void
+) {
+    typealias Start = @Sendable (Network, _ done: @escaping @Sendable (Error?) -> Void) -> Void
+    let variants: [(String, Start)] = [
+        ("Moya", moya),
+        ("AHC raw", { network, done in baseline(network.baseline(.raw), network.callbackQueue, done) }),
+        ("AHC+Data", { network, done in baseline(network.baseline(.data), network.callbackQueue, done) }),
+    ]
+    for (who, start) in variants {
+        Benchmark("\(name) · \(who)", configuration: configuration) { benchmark, network in
+            benchmark.measurement(requestsMetric, requests)
+            try await CallbackChains.run(chains: concurrency, each: requests / concurrency) { done in
+                start(network, done)
+            }
+        } setup: {
+            try await Network.start()
+        }
+    }
+}
+
+/// Runs chains of callback-API operations and waits for the last one.
+final class CallbackChains: Sendable {
+    private struct State {
+        var running: Int
+        var error: Error?
+        var continuation: CheckedContinuation<Void, Error>?
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let start: @Sendable (_ done: @escaping @Sendable (Error?) -> Void) -> Void
+
+    private init(chains: Int, start: @escaping @Sendable (_ done: @escaping @Sendable (Error?) -> Void) -> Void) {
+        state = NIOLockedValueBox(State(running: chains))
+        self.start = start
+    }
+
+    /// Runs `chains` chains of `each` operations; throws the first error any of them met.
+    static func run(
+        chains: Int,
+        each: Int,
+        start: @escaping @Sendable (_ done: @escaping @Sendable (Error?) -> Void) -> Void
+    ) async throws {
+        let runner = CallbackChains(chains: chains, start: start)
+        try await withCheckedThrowingContinuation { continuation in
+            runner.state.withLockedValue { $0.continuation = continuation }
+            for _ in 0..<chains {
+                runner.next(remaining: each)
+            }
+        }
+    }
+
+    /// Starts the chain's next operation, or ends the chain. Completions run asynchronously
+    /// (on a queue), so the chain does not grow the stack.
+    private func next(remaining: Int) {
+        guard remaining > 0 else {
+            finish(nil)
+            return
+        }
+        start { error in
+            if let error {
+                self.finish(error)
+            } else {
+                self.next(remaining: remaining - 1)
+            }
+        }
+    }
+
+    private func finish(_ error: Error?) {
+        let (continuation, result): (CheckedContinuation<Void, Error>?, Error?) = state.withLockedValue { state in
+            state.running -= 1
+            if state.error == nil, let error {
+                state.error = error
+            }
+            guard state.running == 0, let continuation = state.continuation else { return (nil, nil) }
+            state.continuation = nil
+            return (continuation, state.error)
+        }
+        if let result {
+            continuation?.resume(throwing: result)
+        } else {
+            continuation?.resume()
+        }
+    }
+}
+
+extension Result {
+    /// The error of a failure, `nil` for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 
