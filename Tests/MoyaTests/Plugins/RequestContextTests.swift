@@ -29,22 +29,6 @@ struct RequestContextTests {
         }
     }
 
-    /// Keeps every log record's metadata.
-    private struct CapturingLogHandler: LogHandler {
-        let records: Synchronized<[Logger.Metadata]>
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            records.update { $0.append(event.metadata ?? [:]) }
-        }
-    }
-
     @Test func everyHookOfOneRequestSeesTheSameIdentifier() async throws {
         let seen = Synchronized<[String]>([])
         let provider = MoyaProvider<PipelineTarget>(
@@ -88,7 +72,7 @@ struct RequestContextTests {
 
     @Test func theLoggerPutsOneRequestIdentifierOnEveryLineOfARequest() async throws {
         let records = Synchronized<[Logger.Metadata]>([])
-        let logger = Logger(label: "moya-tests") { _ in CapturingLogHandler(records: records) }
+        let logger = Logger(label: "moya-tests") { _ in MetadataRecordingLogHandler(records: records) }
         let plugin = NetworkLoggerPlugin(
             configuration: .init(output: NetworkLoggerPlugin.Configuration.logger(logger), logOptions: .verbose)
         )

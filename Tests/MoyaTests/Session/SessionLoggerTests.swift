@@ -8,23 +8,6 @@ import Testing
 /// `Session.Configuration.logger`: AsyncHTTPClient's own logs, tied to Moya's request id.
 @Suite("AsyncHTTPClient's logs through the session's logger", .timeLimit(.minutes(2)))
 struct SessionLoggerTests {
-    /// Keeps every record's metadata, the logger's own included.
-    private struct RecordingLogHandler: LogHandler {
-        let records: Synchronized<[Logger.Metadata]>
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { _, call in call }
-            records.update { $0.append(merged) }
-        }
-    }
-
     /// Records the request id the hooks see.
     private struct RequestIDPlugin: PluginType {
         let seen: Synchronized<[String]>
@@ -41,7 +24,7 @@ struct SessionLoggerTests {
             router.get("hello") { _, _ -> String in "hello" }
         }) { server in
             let records = Synchronized<[Logger.Metadata]>([])
-            var logger = Logger(label: "moya-tests.ahc") { _ in RecordingLogHandler(records: records) }
+            var logger = Logger(label: "moya-tests.ahc") { _ in MetadataRecordingLogHandler(records: records) }
             logger.logLevel = .trace
             var configuration = Session.Configuration()
             configuration.logger = logger
