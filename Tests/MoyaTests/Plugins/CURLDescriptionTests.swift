@@ -19,17 +19,14 @@ struct CURLDescriptionTests {
     /// What joins the components: a space, a backslash, a line break and a tab.
     private static let separator = " \\\n\t"
 
+    /// `LoggerFixture`'s request builder, with this suite's URL and `GET` by default.
     private func request(
         _ method: Moya.Method = .get,
         url: URL = url,
         headers: [String: String] = [:],
         body: Data? = nil
     ) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.method = method
-        request.allHTTPHeaderFields = headers
-        request.httpBody = body
-        return request
+        LoggerFixture.request(method, url: url, headers: headers, body: body)
     }
 
     /// What the provider's `RequestType` gives for `request`.
