@@ -30,15 +30,15 @@ struct InterceptingTransport: Transport {
         events: TransportEvents,
         handle: RetryingHandle
     ) async -> Result<Response, MoyaError>? {
+        let interceptor = self.interceptor
+        let target = self.target
+        let request = exchange.request
         var attempt = 0
         while true {
             attempt += 1
             var current = exchange
             // Each wait on the interceptor ends at once when the request is cancelled, even if
             // the interceptor's own work (a token refresh, say) goes on for other requests.
-            let interceptor = self.interceptor
-            let target = self.target
-            let request = exchange.request
             let adapted = await CancellableWait.value { () -> Result<URLRequest, Error> in
                 do {
                     return .success(try await interceptor.adapt(request, for: target.value))
