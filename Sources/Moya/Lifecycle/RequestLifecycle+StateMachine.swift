@@ -1,17 +1,51 @@
 import Foundation
+import NIOCore
 
 extension RequestLifecycle {
     /// The rules of one request's life, apart from any I/O so that they can be tested alone.
     ///
-    /// A request waits for the `requestClosure`, then sends, then finishes exactly once:
-    /// with its result, or with a cancellation. Every subscriber is delivered exactly once:
-    /// either with the shared result or, if it cancels first, alone with the cancelled error.
+    /// A request is built (`requestClosure`), prepared (plugins), announced (`willSend`), then
+    /// sent in attempts: each attempt is adapted and sent, and an interceptor decides whether
+    /// another follows, at once or after a wait. The request finishes exactly once: with its
+    /// result, or with a cancellation. Every subscriber is delivered exactly once: either with
+    /// the shared result or, if it cancels first, alone with the cancelled error.
+    ///
+    /// Each state holds the resource working for it (a task, a transport), so that a cancel,
+    /// decided here alone, knows what to stop. Every action carries the `step` it belongs to;
+    /// an outcome reported with an older step arrived after the request moved on (a cancel,
+    /// say) and is ignored.
     struct StateMachine {
         enum Phase {
-            case awaitingRequest
-            case sending(TransportHandle?)
+            /// Waiting for the `requestClosure`.
+            case building
+            /// Plugins' `prepare`; asynchronous plugins run in the stored task.
+            case preparing(Work?)
+            /// Plugins' `willSend`, run synchronously by whoever received `.announce`.
+            case announcing
+            /// The interceptor adapts the attempt's request in the stored task.
+            case adapting(Attempt, Work?)
+            /// The transport carries the attempt; its handle arrives once it has started.
+            case sending(Attempt, TransportHandle?)
+            /// Cancelled before the transport's handle arrived: the cancel is delivered once the
+            /// transport can be told to stop, or once it has answered.
+            case cancellingTransport(Subscriber)
+            /// The interceptor decides, in the stored task, whether the attempt is tried again.
+            case deciding(Attempt, Result<Response, MoyaError>, Work?)
+            /// Waiting, in the stored task, before the next attempt.
+            case waitingToRetry(Attempt, Work?)
             case finished
         }
+
+        /// One attempt of the request.
+        struct Attempt {
+            /// 1 for the first attempt.
+            var number: Int
+            /// The request as this attempt sends it (after adapting, once adapted).
+            var request: URLRequest
+        }
+
+        /// Work the lifecycle started for a state: cancelled when the request is.
+        typealias Work = _Concurrency.Task<Void, Never>
 
         /// - Note: `@unchecked Sendable` because the completion and progress block are the
         ///   caller's, which Moya does not require to be `Sendable`; each runs only on the
@@ -23,20 +57,64 @@ extension RequestLifecycle {
             let completion: Completion
         }
 
+        /// What the lifecycle does next.
+        enum Action {
+            case none
+            /// Run the plugins' `prepare` on the built request.
+            case prepare(URLRequest, step: Int)
+            /// Run the plugins' `willSend`, then report `announced`.
+            case announce(URLRequest, step: Int)
+            /// Adapt the request for an attempt with the interceptor.
+            case adapt(URLRequest, RequestInterceptor, attempt: Int, step: Int)
+            /// Send the request with the transport.
+            case send(URLRequest, deadline: NIODeadline?, step: Int)
+            /// Ask the interceptor whether to try again.
+            case decide(
+                sent: URLRequest,
+                RequestInterceptor,
+                attempt: Int,
+                result: Result<Response, MoyaError>,
+                step: Int
+            )
+            /// Wait this many seconds, then report `waited`.
+            case wait(seconds: TimeInterval, step: Int)
+            /// Deliver the result to these subscribers; plugins' `didReceive` runs when their
+            /// `willSend` did.
+            case finish(Result<Response, MoyaError>, [Subscriber], notifyPlugins: Bool)
+        }
+
         enum CancelAction {
             /// Nothing to do: unknown subscriber, or already delivered.
             case none
             /// Deliver the cancelled error to this subscriber only; others still wait.
             case detach(Subscriber)
-            /// The last subscriber left: the request is over. Cancel the transport if any and
-            /// deliver the cancelled error.
-            case cancelRequest(Subscriber, TransportHandle?)
+            /// The last subscriber left: the request is over. Deliver the cancelled error now,
+            /// after cancelling the work in progress, if any.
+            case cancelRequest(Subscriber, Work?, notifyPlugins: Bool)
+            /// The last subscriber left: deliver the cancelled error once this transport has
+            /// stopped, as URLSession does, so that no caller finds a half-written download or
+            /// an open connection after it.
+            case cancelTransport(Subscriber, TransportHandle, notifyPlugins: Bool)
+            /// The last subscriber left while the transport was starting: the cancel is
+            /// delivered when its handle or its answer arrives.
+            case awaitTransport
         }
 
-        private(set) var phase: Phase = .awaitingRequest
-        private var subscribers: [Subscriber] = []
+        // The state is changed only by the machine's own methods, which live in this file and
+        // in `+Attempts`; hence internal setters rather than private ones.
+        var phase: Phase = .building
+        var step = 0
+        var subscribers: [Subscriber] = []
         private var nextID = 0
         private(set) var lastProgress: Progress?
+        /// Adapts and retries the attempts; set once `willSend` has run.
+        var interceptor: RequestInterceptor?
+        /// The request as prepared, which every attempt adapts afresh.
+        var prepared: URLRequest?
+        /// When the whole request must have finished, across attempts and waits.
+        var deadline: NIODeadline?
+        /// Whether plugins' `willSend` ran, so that `didReceive` must.
+        var announced = false
 
         var isFinished: Bool {
             if case .finished = phase { return true }
@@ -46,6 +124,10 @@ extension RequestLifecycle {
         /// The identifiers of the subscribers still waiting.
         var subscriberIDs: [Int] {
             subscribers.map(\.id)
+        }
+
+        var completions: [Completion] {
+            subscribers.map(\.completion)
         }
 
         /// Adds a subscriber; `nil` once the request has finished (start a new one then).
@@ -61,48 +143,42 @@ extension RequestLifecycle {
             return id
         }
 
-        /// The request is ready: returns whether to send it. `false` when it was cancelled
-        /// meanwhile, or when the request closure answered more than once.
-        mutating func beginSending() -> Bool {
-            guard case .awaitingRequest = phase else { return false }
-            phase = .sending(nil)
-            return true
-        }
+        // MARK: Building and preparing
 
-        /// Records the transport's handle; returns it back if it must be cancelled at once
-        /// because the request was cancelled while the transport was starting.
-        mutating func transportStarted(_ handle: TransportHandle) -> TransportHandle? {
-            switch phase {
-            case .sending(nil):
-                phase = .sending(handle)
-                return nil
-            case .finished:
-                return handle
-            case .awaitingRequest, .sending(.some):
-                return nil
+        /// The `requestClosure` answered. A second answer is ignored.
+        mutating func built(_ result: Result<URLRequest, MoyaError>) -> Action {
+            guard case .building = phase else { return .none }
+            switch result {
+            case .failure(let error):
+                return finish(.failure(error))
+            case .success(let request):
+                return move(to: .preparing(nil)) { .prepare(request, step: $0) }
             }
         }
 
-        mutating func cancel(subscriber id: Int) -> CancelAction {
-            guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return .none }
-            let subscriber = subscribers.remove(at: index)
-            guard subscribers.isEmpty else { return .detach(subscriber) }
-            var handle: TransportHandle?
-            if case .sending(let transport) = phase {
-                handle = transport
+        /// The plugins prepared the request (or failed to, or it has illegal headers).
+        mutating func prepared(_ result: Result<URLRequest, MoyaError>, step: Int) -> Action {
+            guard step == self.step, case .preparing = phase else { return .none }
+            switch result {
+            case .failure(let error):
+                return finish(.failure(error))
+            case .success(let request):
+                prepared = request
+                announced = true
+                return move(to: .announcing) { .announce(request, step: $0) }
             }
-            phase = .finished
-            return .cancelRequest(subscriber, handle)
         }
 
-        /// Finishes the request: returns the subscribers to deliver to, or `[]` if it had
-        /// already finished (a late result after a cancel).
-        mutating func finish() -> [Subscriber] {
-            guard !isFinished else { return [] }
-            phase = .finished
-            defer { subscribers = [] }
-            return subscribers
+        /// The plugins' `willSend` ran. `interceptor` adapts and retries every attempt;
+        /// `deadline` bounds them all.
+        mutating func announced(interceptor: RequestInterceptor?, deadline: NIODeadline?, step: Int) -> Action {
+            guard step == self.step, case .announcing = phase, let prepared else { return .none }
+            self.interceptor = interceptor
+            self.deadline = deadline
+            return startAttempt(number: 1, request: prepared)
         }
+
+        // MARK: Progress
 
         /// Whether a subscriber still waiting listens for progress.
         var hasProgressListeners: Bool {
@@ -114,10 +190,6 @@ extension RequestLifecycle {
             guard !isFinished else { return [] }
             lastProgress = progress
             return subscribers.filter { $0.progress != nil }
-        }
-
-        var completions: [Completion] {
-            subscribers.map(\.completion)
         }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// One run of the request pipeline for one endpoint, from the `requestClosure` to the
 /// completions, shared by every caller that joined it (see `trackInflights`).
 ///
-/// The rules live in `StateMachine`; this type performs the actions it decides on, outside the
-/// lock: plugins, transport, callbacks.
+/// The rules live in `StateMachine`, which owns every attempt; this type performs the actions
+/// it decides on, outside the lock: plugins, interceptor, transport, callbacks.
 final class RequestLifecycle: Sendable {
     /// What the provider hands the lifecycle for one request.
     ///
@@ -27,13 +28,20 @@ final class RequestLifecycle: Sendable {
         let onFinish: (@Sendable (RequestLifecycle) -> Void)?
     }
 
+    typealias Action = StateMachine.Action
+
     let context: Context
     /// Identifies this request to plugins while their hooks run.
     let requestContext = RequestContext()
-    private let machine = NIOLockedValueBox(StateMachine())
+    let machine = NIOLockedValueBox(StateMachine())
+    /// The stub or the session: the same for every attempt.
+    private let transport: Transport
 
-    init(context: Context) {
+    /// `transport` replaces the one `TransportAssembly` chooses (a scripted one, in tests).
+    init(context: Context, transport: Transport? = nil) {
         self.context = context
+        self.transport =
+            transport ?? TransportAssembly.transport(stubBehavior: context.stubBehavior, session: context.session)
     }
 
     /// Adds a caller; `nil` once the request has finished.
@@ -49,7 +57,8 @@ final class RequestLifecycle: Sendable {
     /// Runs the `requestClosure`; the rest follows from its answer.
     func start() {
         context.requestClosure(context.endpoint) { [self] result in
-            requestBuilt(result)
+            let built = result.map { Self.applyingTargetTimeout(to: $0, target: context.target) }
+            perform(machine.withLockedValue { $0.built(built) })
         }
     }
 
@@ -61,62 +70,169 @@ final class RequestLifecycle: Sendable {
     }
 
     /// Cancels one caller. The request itself stops when no caller is left.
-    func cancel(subscriber id: Int) {
+    ///
+    /// Returns the task that was working for the request, now cancelled, for a caller that
+    /// wants to know when it has ended (tests).
+    @discardableResult
+    func cancel(subscriber id: Int) -> StateMachine.Work? {
         switch machine.withLockedValue({ $0.cancel(subscriber: id) }) {
-        case .none:
-            return
+        case .none, .awaitTransport:
+            return nil
         case .detach(let subscriber):
             deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: false)
-        case let .cancelRequest(subscriber, handle):
-            context.onFinish?(self)
-            guard let handle else {
-                deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: true)
-                return
-            }
-            // As with URLSession, the cancelled error arrives once the transfer has stopped, so a
-            // caller never finds a half-written download or an open connection after it.
-            handle.cancel { [self] in
-                deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: true)
-            }
+            return nil
+        case let .cancelRequest(subscriber, work, notifyPlugins):
+            // The cancel is delivered without waiting for the task: an interceptor's token
+            // refresh, say, goes on for the other requests that share it.
+            work?.cancel()
+            finish(.failure(.cancelled), to: [subscriber], notifyPlugins: notifyPlugins)
+            return work
+        case let .cancelTransport(subscriber, handle, notifyPlugins):
+            stop(handle, thenDeliverTo: subscriber, notifyPlugins: notifyPlugins)
+            return nil
         }
     }
 
-    private func requestBuilt(_ result: Result<URLRequest, MoyaError>) {
-        guard machine.withLockedValue({ $0.beginSending() }) else { return }
-        let request: URLRequest
-        switch result {
-        case .failure(let error):
-            finish(.failure(error), notifyPlugins: false)
+    /// Performs what the machine decided. Each step's outcome is reported back with the step
+    /// it belongs to, and performed in turn.
+    func perform(_ action: Action) {
+        switch action {
+        case .none:
             return
-        case .success(let built):
-            request = Self.applyingTargetTimeout(to: built, target: context.target)
+        case let .prepare(request, step):
+            prepare(request, step: step)
+        case let .announce(request, step):
+            announce(request, step: step)
+        case let .adapt(request, interceptor, _, step):
+            let target = UserValue(context.target)
+            startWork(step: step) {
+                let adapted: Result<URLRequest, MoyaError>
+                do {
+                    adapted = .success(try await interceptor.adapt(request, for: target.value))
+                } catch {
+                    adapted = .failure(MoyaError.wrapping(error))
+                }
+                let checked = adapted.flatMap(Self.checkingHeaders)
+                return { $0.adapted(checked, step: step) }
+            }
+        case let .send(request, deadline, step):
+            send(request, deadline: deadline, step: step)
+        case let .decide(sent, interceptor, attempt, result, step):
+            let target = UserValue(context.target)
+            startWork(step: step) {
+                let decision = await interceptor.retry(sent, for: target.value, attempt: attempt, dueTo: result)
+                let now = NIODeadline.now()
+                return { $0.decided(decision, step: step, now: now) }
+            }
+        case let .wait(seconds, step):
+            startWork(step: step) {
+                // A cancelled sleep ends early; the machine has then finished and ignores this.
+                try? await _Concurrency.Task.sleep(nanoseconds: UInt64(min(seconds, 86_400) * 1e9))
+                return { $0.waited(step: step) }
+            }
+        case let .finish(result, subscribers, notifyPlugins):
+            let validation = context.target.validationType
+            finish(
+                result.flatMap { Self.validate($0, with: validation) },
+                to: subscribers,
+                notifyPlugins: notifyPlugins
+            )
         }
+    }
 
+    /// Runs `work` in a task the machine stores for the current step, so that a cancel stops
+    /// it; the event it returns is reported to the machine when it ends. The task inherits the
+    /// request's context, so that adapters and retriers see it too.
+    private func startWork(
+        step: Int,
+        _ work: @escaping @Sendable () async -> (inout StateMachine) -> Action
+    ) {
+        let task = RequestContext.$current.withValue(requestContext) {
+            _Concurrency.Task { [self] in
+                let event = await work()
+                perform(machine.withLockedValue { event(&$0) })
+            }
+        }
+        if machine.withLockedValue({ $0.workStarted(task, step: step) }) {
+            task.cancel()
+        }
+    }
+
+    private func prepare(_ request: URLRequest, step: Int) {
         let target = context.target
         guard context.hasAsyncPlugins else {
             let prepared = RequestContext.$current.withValue(requestContext) {
                 context.plugins.reduce(request) { $1.prepare($0, target: target) }
             }
-            send(prepared)
+            perform(machine.withLockedValue { $0.prepared(Self.checkingHeaders(prepared), step: step) })
             return
         }
-        _Concurrency.Task { [self] in
-            await RequestContext.$current.withValue(requestContext) {
-                do {
-                    var prepared = request
-                    for plugin in context.plugins {
-                        if let plugin = plugin as? AsyncPluginType {
-                            prepared = try await plugin.prepare(prepared, target: target)
-                        } else {
-                            prepared = plugin.prepare(prepared, target: target)
-                        }
+        let plugins = UserValue(context.plugins)
+        let handedTarget = UserValue(target)
+        startWork(step: step) {
+            do {
+                var prepared = request
+                for plugin in plugins.value {
+                    if let plugin = plugin as? AsyncPluginType {
+                        prepared = try await plugin.prepare(prepared, target: handedTarget.value)
+                    } else {
+                        prepared = plugin.prepare(prepared, target: handedTarget.value)
                     }
-                    send(prepared)
-                } catch {
-                    finish(.failure(MoyaError.wrapping(error)), notifyPlugins: false)
                 }
+                let checked = Self.checkingHeaders(prepared)
+                return { $0.prepared(checked, step: step) }
+            } catch {
+                let failure = MoyaError.wrapping(error)
+                return { $0.prepared(.failure(failure), step: step) }
             }
         }
+    }
+
+    private func announce(_ request: URLRequest, step: Int) {
+        let target = context.target
+        let requestType = MoyaRequest(request: request, sessionHeaders: context.session.sessionHeaders)
+        RequestContext.$current.withValue(requestContext) {
+            for plugin in context.plugins {
+                plugin.willSend(requestType, target: target)
+            }
+        }
+        let interceptor = ChallengeInterceptor.combining(context.interceptor, credential: requestType.credential)
+        let deadline = context.session.configuration.requestTimeout.map { NIODeadline.now() + $0 }
+        perform(machine.withLockedValue { $0.announced(interceptor: interceptor, deadline: deadline, step: step) })
+    }
+
+    private func send(_ request: URLRequest, deadline: NIODeadline?, step: Int) {
+        let exchange = Exchange(request: request, endpoint: context.endpoint, deadline: deadline)
+        let events = TransportEvents(
+            wantsProgress: { [self] in machine.withLockedValue { $0.hasProgressListeners } },
+            progress: { [self] progress in reportProgress(progress) },
+            completion: { [self] result in
+                perform(machine.withLockedValue { $0.sent(result, step: step) })
+            }
+        )
+        // The transport's work inherits the context, so its logs carry the request's id.
+        let handle = RequestContext.$current.withValue(requestContext) {
+            transport.send(exchange, events: events)
+        }
+        if let late = machine.withLockedValue({ $0.transportStarted(handle, step: step) }) {
+            stop(late.handle, thenDeliverTo: late.subscriber, notifyPlugins: true)
+        }
+    }
+
+    /// Stops the transport, and delivers the cancel once it has wound down.
+    private func stop(_ handle: TransportHandle, thenDeliverTo subscriber: StateMachine.Subscriber, notifyPlugins: Bool)
+    {
+        handle.cancel { [self] in
+            finish(.failure(.cancelled), to: [subscriber], notifyPlugins: notifyPlugins)
+        }
+    }
+
+    /// A request whose headers could not be sent fails before anything is.
+    private static func checkingHeaders(_ request: URLRequest) -> Result<URLRequest, MoyaError> {
+        if let problem = HeaderValidation.problem(in: request) {
+            return .failure(.underlying(problem, nil))
+        }
+        return .success(request)
     }
 
     /// A target's own timeout (`RequestPolicies`) replaces URLRequest's default one only, so
@@ -128,126 +244,5 @@ final class RequestLifecycle: Sendable {
         var request = request
         request.timeoutInterval = timeout
         return request
-    }
-
-    private func send(_ prepared: URLRequest) {
-        // A cancel while an asynchronous plugin was preparing has already been delivered.
-        guard !machine.withLockedValue({ $0.isFinished }) else { return }
-        let target = context.target
-        if let problem = HeaderValidation.problem(in: prepared) {
-            finish(.failure(.underlying(problem, nil)), notifyPlugins: false)
-            return
-        }
-
-        let requestType = MoyaRequest(request: prepared, sessionHeaders: context.session.sessionHeaders)
-        RequestContext.$current.withValue(requestContext) {
-            for plugin in context.plugins {
-                plugin.willSend(requestType, target: target)
-            }
-        }
-
-        let transport = TransportAssembly.transport(
-            stubBehavior: context.stubBehavior,
-            session: context.session,
-            interceptor: context.interceptor,
-            target: UserValue(target)
-        )
-        let exchange = Exchange(request: prepared, endpoint: context.endpoint, credential: requestType.credential)
-        let validation = target.validationType
-        let events = TransportEvents(
-            wantsProgress: { [self] in machine.withLockedValue { $0.hasProgressListeners } },
-            progress: { [self] progress in reportProgress(progress) },
-            completion: { [self] result in
-                finish(result.flatMap { Self.validate($0, with: validation) }, notifyPlugins: true)
-            }
-        )
-        // An interceptor's work inherits the context, so adapters and retriers see it too.
-        let handle = RequestContext.$current.withValue(requestContext) {
-            transport.send(exchange, events: events)
-        }
-        if let lateCancel = machine.withLockedValue({ $0.transportStarted(handle) }) {
-            lateCancel.cancel(then: {})
-        }
-    }
-
-    private func reportProgress(_ progress: Progress) {
-        let listeners = machine.withLockedValue { $0.progress(progress) }
-        for listener in listeners {
-            guard let block = listener.progress else { continue }
-            let handedOver = UserValue(block)
-            listener.callback.execute {
-                handedOver.value(ProgressResponse(progress: progress))
-            }
-        }
-    }
-
-    private func finish(_ result: Result<Response, MoyaError>, notifyPlugins: Bool) {
-        let subscribers = machine.withLockedValue { $0.finish() }
-        guard !subscribers.isEmpty else { return }
-        context.onFinish?(self)
-        deliver(result, to: subscribers, notifyPlugins: notifyPlugins)
-    }
-
-    /// Runs `didReceive` (once) on the first subscriber's callback target, then each
-    /// subscriber's progress, `process` and completion on its own target.
-    private func deliver(
-        _ result: Result<Response, MoyaError>,
-        to subscribers: [StateMachine.Subscriber],
-        notifyPlugins: Bool
-    ) {
-        guard let first = subscribers.first else { return }
-        let context = self.context
-        let requestContext = self.requestContext
-        let lastProgress = machine.withLockedValue { $0.lastProgress }
-        first.callback.execute {
-            if notifyPlugins {
-                RequestContext.$current.withValue(requestContext) {
-                    for plugin in context.plugins {
-                        plugin.didReceive(result, target: context.target)
-                    }
-                }
-            }
-            for subscriber in subscribers {
-                let complete: @Sendable () -> Void = {
-                    Self.complete(
-                        subscriber,
-                        with: result,
-                        lastProgress: lastProgress,
-                        context: context,
-                        requestContext: requestContext
-                    )
-                }
-                if subscriber.callback.isSame(as: first.callback) {
-                    complete()
-                } else {
-                    subscriber.callback.execute(complete)
-                }
-            }
-        }
-    }
-
-    private static func complete(
-        _ subscriber: StateMachine.Subscriber,
-        with result: Result<Response, MoyaError>,
-        lastProgress: Progress?,
-        context: Context,
-        requestContext: RequestContext
-    ) {
-        if let progress = subscriber.progress, case .success(let response) = result {
-            progress(ProgressResponse(progress: lastProgress, response: response))
-        }
-        let processed = RequestContext.$current.withValue(requestContext) {
-            context.plugins.reduce(result) { $1.process($0, target: context.target) }
-        }
-        subscriber.completion(processed)
-    }
-
-    /// Applies the target's `validationType` as Moya does: a rejected status code becomes
-    /// `.underlying(.statusCode(response), response)`.
-    static func validate(_ response: Response, with validation: ValidationType) -> Result<Response, MoyaError> {
-        guard validation.accepts(response.statusCode) else {
-            return .failure(.underlying(MoyaError.statusCode(response), response))
-        }
-        return .success(response)
     }
 }

@@ -58,6 +58,18 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         self.fileURL = fileURL
     }
 
+    /// Every value of the header `name` (case-insensitive), in order, as received.
+    func values(forHeader name: String) -> [String] {
+        head.withLockedValue { head in
+            switch head {
+            case .built(let response):
+                return response?.value(forHTTPHeaderField: name).map { [$0] } ?? []
+            case .received(let received, _):
+                return received.headers[name]
+            }
+        }
+    }
+
     /// A text representation of the `Response`.
     public var description: String {
         "Status Code: \(statusCode), Data Length: \(data.count)"

@@ -17,6 +17,10 @@ extension Session {
 
         /// The longest a whole request may take, response body included; `nil` for no limit.
         /// Default: 7 days, as URLSession's resource timeout.
+        ///
+        /// One deadline per request, fixed when it is first sent: retries, the answer to an
+        /// authentication challenge and the waits between attempts count against it, and no
+        /// retry starts once it has passed.
         public var requestTimeout: TimeAmount?
 
         /// Headers added to every request that does not set them: `Accept-Encoding`,

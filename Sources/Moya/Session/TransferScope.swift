@@ -2,14 +2,13 @@ import AsyncHTTPClient
 import Logging
 import NIOCore
 
-/// What every attempt of one request shares, fixed when the request first asks for a
-/// connection: its whole-request deadline and the logger AsyncHTTPClient logs it to.
+/// What every trip of one exchange to the connection pool shares, fixed when it first asks
+/// for a connection: its whole-request deadline and the logger AsyncHTTPClient logs it to.
 ///
-/// The session sends a request again when the pool gave up on it before it got a connection
-/// (see `ConnectionWait`), and once more to answer a `401` challenge. Those attempts keep the
-/// scope: a retry never extends the deadline, and AsyncHTTPClient's logs of a retry still carry
-/// the request id of the hooks, whose task-local is gone by the time a retry starts on an
-/// event loop.
+/// The session queues an exchange again when the pool gave up on it before it got a connection
+/// (see `ConnectionWait`). That trip keeps the scope: it never extends the deadline, and
+/// AsyncHTTPClient's logs of it still carry the request id of the hooks, whose task-local is
+/// gone by the time it starts on an event loop.
 struct TransferScope: Sendable {
     /// The metadata key under which AsyncHTTPClient's logs carry `RequestContext.requestID`.
     static let requestIDMetadataKey = "moya.request-id"
@@ -22,11 +21,11 @@ struct TransferScope: Sendable {
     /// The logger for AsyncHTTPClient; `nil` keeps its logging disabled.
     let logger: Logger?
 
-    /// The scope of a request starting now, in the task that runs the provider's hooks.
-    init(configuration: Session.Configuration) {
+    /// The scope of an exchange starting now, in the task that runs the provider's hooks.
+    /// `deadline` is the request's, set when it first started sending (`Exchange.deadline`).
+    init(configuration: Session.Configuration, deadline: NIODeadline?) {
         self.requestTimeout = configuration.requestTimeout
-        // `+` saturates: a timeout of centuries is a deadline in the distant future.
-        self.deadline = configuration.requestTimeout.map { NIODeadline.now() + $0 }
+        self.deadline = deadline
         // No logger by default, so no copy and no task-local read per request.
         self.logger = configuration.logger.map { logger in
             guard let requestID = RequestContext.current?.requestID else { return logger }

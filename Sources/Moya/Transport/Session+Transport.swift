@@ -9,33 +9,29 @@ extension Session: Transport {
         let handle = TransferHandle()
         var reporting = events
         reporting.completion = { result in
-            events.completion(result)
+            // The contract: a cancelled transfer reports nothing, it only stops.
+            if !handle.isCancelled {
+                events.completion(result)
+            }
             handle.stopped()
         }
-        start(exchange, authorization: nil, events: reporting, handle: handle, wait: nil)
+        start(exchange, events: reporting, handle: handle, wait: nil)
         return handle
     }
 
-    /// Sends one attempt. A `401` challenge answered by the credential a plugin attached
-    /// leads to exactly one more attempt, with a freshly built body.
+    /// Sends the exchange.
     ///
     /// `wait` is `nil` for a request's first trip to the connection pool, and carries when that
     /// trip began when the pool gave up on it and it is queued again (see `ConnectionWait`).
-    /// `scope` is `nil` for a request's first attempt, and every later attempt keeps the first
-    /// one's: the same deadline, the same logger.
+    /// `scope` is `nil` for the first trip, and a trip queued again keeps the first one's: the
+    /// same deadline, the same logger.
     private func start(
         _ exchange: Exchange,
-        authorization: String?,
         events: TransportEvents,
         handle: TransferHandle,
         wait: ConnectionWait?,
         scope: TransferScope? = nil
     ) {
-        var attempt = exchange
-        if let authorization {
-            attempt.request.setValue(authorization, forHTTPHeaderField: "Authorization")
-        }
-        let exchange = attempt
         let prepared: PreparedTransfer
         do {
             prepared = try PreparedTransfer(exchange: exchange, sessionHeaders: sessionHeaders)
@@ -49,7 +45,7 @@ extension Session: Transport {
 
         let idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
         let wait = wait ?? ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
-        let scope = scope ?? TransferScope(configuration: configuration)
+        let scope = scope ?? TransferScope(configuration: configuration, deadline: exchange.deadline)
         let delegate = TransferDelegate(
             sink: prepared.destination == nil
                 ? .memory
@@ -73,11 +69,6 @@ extension Session: Transport {
         task.futureResult.whenComplete { result in
             switch result {
             case .success(let outcome):
-                if authorization == nil, let answer = Self.challengeAnswer(for: outcome, exchange: exchange) {
-                    outcome.download?.discard()
-                    self.start(exchange, authorization: answer, events: events, handle: handle, wait: nil, scope: scope)
-                    return
-                }
                 guard let destination, let download = outcome.download else {
                     events.completion(.success(Self.response(for: outcome, request: request, fileURL: nil)))
                     return
@@ -108,39 +99,13 @@ extension Session: Transport {
                         )
                         return
                     }
-                    self.start(
-                        exchange,
-                        authorization: authorization,
-                        events: events,
-                        handle: handle,
-                        wait: wait,
-                        scope: scope
-                    )
+                    self.start(exchange, events: events, handle: handle, wait: wait, scope: scope)
                     return
                 }
                 let failure = self.transferError(scope.explaining(error), url: request.url)
                 events.completion(.failure(.underlying(failure, nil)))
             }
         }
-    }
-
-    /// The `Authorization` answering a `401` challenge, when a credential was attached.
-    private static func challengeAnswer(for outcome: TransferDelegate.Outcome, exchange: Exchange) -> String? {
-        guard outcome.head.status.code == 401, let credential = exchange.credential,
-            let url = exchange.request.url
-        else { return nil }
-        let challenges = outcome.head.headers["WWW-Authenticate"].joined(separator: ", ")
-        guard !challenges.isEmpty else { return nil }
-        var uri = url.path.isEmpty ? "/" : url.path
-        if let query = url.query {
-            uri += "?" + query
-        }
-        return AuthenticationChallenge.authorization(
-            for: challenges,
-            credential: credential,
-            method: exchange.request.httpMethod ?? "GET",
-            uri: uri
-        )
     }
 
     /// URLSession's rule: a request's `timeoutInterval` is how long it may wait for data.
@@ -272,6 +237,11 @@ private final class TransferHandle: TransportHandle {
         if cancelled {
             task.cancel()
         }
+    }
+
+    /// Whether the transfer was cancelled.
+    var isCancelled: Bool {
+        state.withLockedValue { $0.cancelled }
     }
 
     func cancel(then stopped: @escaping @Sendable () -> Void) {

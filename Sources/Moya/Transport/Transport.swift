@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Something that carries a prepared request and reports its outcome: the stub, the network,
 /// or a decorator around another transport.
@@ -8,15 +9,18 @@ import Foundation
 /// - **Once.** `events.completion` is called exactly once, unless the returned handle is
 ///   cancelled before it is; it may be called on any thread, even before `send` returns (an
 ///   immediate stub).
-/// - **Cancel.** After `TransportHandle.cancel(then:)`, `completion` is not called; `then` is
-///   called once everything the attempt held is released: connection, timers, temporary files.
+/// - **Cancel.** After `TransportHandle.cancel(then:)`, `completion` is not called (unless it
+///   already was); `then` is called once everything the attempt held is released: connection,
+///   timers, temporary files.
+/// - **One attempt.** A transport sends what it is given once. Adapting, retrying and answering
+///   authentication challenges belong to the lifecycle above it, which owns every attempt.
 /// - **Errors.** Failures are `MoyaError`s; transport faults are `.underlying` with the
 ///   `NSURLErrorDomain` error URLSession reports for the same fault (`URLErrorMapping`), so
 ///   code written against URLSession keeps matching codes. Nothing is sent when the request
 ///   is invalid (illegal headers, an upload that is not a regular file).
 /// - **Timeouts.** A request's `timeoutInterval`, when not URLRequest's default, is how long it
-///   may go without bytes moving (URLSession's rule); the session's whole-request timeout bounds
-///   the rest. Waiting for a pooled connection counts against those, never the connect timeout.
+///   may go without bytes moving (URLSession's rule); the exchange's `deadline` bounds the
+///   rest. Waiting for a pooled connection counts against those, never the connect timeout.
 /// - **Headers.** The session's default headers are sent unless the request sets the same name.
 /// - **Bodies.** A body is rebuilt from the endpoint's task on every call, so a retry sends it
 ///   again; a stream part already read cannot be, and fails before sending.
@@ -28,16 +32,17 @@ protocol Transport: Sendable {
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle
 }
 
-/// Everything a transport needs to know about one request.
+/// Everything a transport needs to know about one attempt of a request: plain values, nothing
+/// that plugins see.
 struct Exchange: Sendable {
-    /// The request after plugins prepared it.
+    /// The request after plugins prepared it and the interceptor adapted it.
     var request: URLRequest
     /// The endpoint, whose task says how to send the body and receive the response.
     var endpoint: Endpoint
-    /// The credential a plugin attached in `willSend` (`CredentialsPlugin`), answering a `401`
-    /// challenge. A plain value, not the plugin-facing request object, so that a transport
-    /// depends on nothing plugins see.
-    var credential: URLCredential?
+    /// When the whole request must have finished (the session's whole-request timeout, fixed
+    /// when the request first started sending); `nil` for no limit. Every attempt of a request
+    /// shares it.
+    var deadline: NIODeadline?
 }
 
 /// How a transport reports back.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 @testable import Moya
@@ -7,56 +8,125 @@ import Testing
 struct RequestLifecycleStateMachineTests {
     typealias Machine = RequestLifecycle.StateMachine
 
-    private final class Handle: TransportHandle {
+    final class Handle: TransportHandle {
         func cancel(then stopped: @escaping @Sendable () -> Void) {
             stopped()
         }
     }
 
+    struct PassingInterceptor: RequestInterceptor {}
+
+    static let built = URLRequest(url: URL(string: "https://example.com/built")!)
+    static let adapted = URLRequest(url: URL(string: "https://example.com/adapted")!)
+    static let ok = Result<Response, MoyaError>.success(Response(statusCode: 200, data: Data()))
+
     private func add(_ machine: inout Machine) -> Int? {
         machine.addSubscriber(callback: .inline, progress: nil, completion: { _ in })
+    }
+
+    /// Drives a machine with one subscriber up to its first `.send` or `.adapt`; returns that
+    /// action's step.
+    private func announce(
+        _ machine: inout Machine,
+        interceptor: RequestInterceptor? = nil,
+        deadline: NIODeadline? = nil
+    )
+        -> (action: Machine.Action, id: Int)?
+    {
+        guard let id = add(&machine), case .prepare(_, let step) = machine.built(.success(Self.built)),
+            case .announce(_, let announceStep) = machine.prepared(.success(Self.built), step: step)
+        else { return nil }
+        return (machine.announced(interceptor: interceptor, deadline: deadline, step: announceStep), id)
+    }
+
+    private func sendStep(of action: Machine.Action) -> Int? {
+        guard case .send(_, _, let step) = action else { return nil }
+        return step
     }
 
     @Test func finishDeliversToEverySubscriberOnce() throws {
         var machine = Machine()
         _ = try #require(add(&machine))
-        _ = try #require(add(&machine))
-        let began = machine.beginSending()
-        #expect(began)
-        #expect(machine.finish().count == 2)
-        #expect(machine.finish().isEmpty)
+        let sent = try #require(announce(&machine))
+        let step = try #require(sendStep(of: sent.action))
+        guard case .finish(_, let subscribers, let notifyPlugins) = machine.sent(Self.ok, step: step) else {
+            Issue.record("the answer must finish the request")
+            return
+        }
+        #expect(subscribers.count == 2)
+        #expect(notifyPlugins)
+        guard case .none = machine.sent(Self.ok, step: step) else {
+            Issue.record("a second answer must be ignored")
+            return
+        }
     }
 
     @Test func subscribersCannotJoinAFinishedRequest() {
         var machine = Machine()
         _ = add(&machine)
-        _ = machine.finish()
+        _ = machine.finish(Self.ok)
         #expect(add(&machine) == nil)
     }
 
     @Test func requestClosureAnsweringTwiceSendsOnce() {
         var machine = Machine()
         _ = add(&machine)
-        let began = machine.beginSending()
-        #expect(began)
-        let beganAgain = machine.beginSending()
-        #expect(!beganAgain)
+        guard case .prepare = machine.built(.success(Self.built)) else {
+            Issue.record("the first answer must be prepared")
+            return
+        }
+        guard case .none = machine.built(.success(Self.built)) else {
+            Issue.record("the second answer must be ignored")
+            return
+        }
+    }
+
+    @Test func aRequestThatCouldNotBeBuiltFinishesWithoutPlugins() {
+        var machine = Machine()
+        _ = add(&machine)
+        guard
+            case .finish(.failure(.requestMapping), _, let notifyPlugins) = machine.built(
+                .failure(.requestMapping("x"))
+            )
+        else {
+            Issue.record("expected the build error")
+            return
+        }
+        #expect(!notifyPlugins)
+    }
+
+    @Test func aPluginFailureWhilePreparingFinishesWithoutPlugins() throws {
+        var machine = Machine()
+        _ = add(&machine)
+        guard case .prepare(_, let step) = machine.built(.success(Self.built)) else {
+            Issue.record("expected prepare")
+            return
+        }
+        let action = machine.prepared(.failure(.requestMapping("plugin")), step: step)
+        guard case .finish(.failure, _, let notifyPlugins) = action else {
+            Issue.record("expected the plugin's error")
+            return
+        }
+        #expect(!notifyPlugins)
     }
 
     @Test func cancellingTheOnlySubscriberEndsTheRequestAndCancelsTheTransport() throws {
         var machine = Machine()
-        let id = try #require(add(&machine))
-        let began = machine.beginSending()
-        #expect(began)
-        #expect(machine.transportStarted(Handle()) == nil)
-        guard case .cancelRequest(let subscriber, let handle) = machine.cancel(subscriber: id) else {
-            Issue.record("expected the request to be cancelled")
+        let (action, id) = try #require(announce(&machine))
+        let step = try #require(sendStep(of: action))
+        let started = machine.transportStarted(Handle(), step: step)
+        #expect(started == nil)
+        guard case .cancelTransport(let subscriber, _, let notifyPlugins) = machine.cancel(subscriber: id) else {
+            Issue.record("expected the transport to be cancelled")
             return
         }
         #expect(subscriber.id == id)
-        #expect(handle != nil)
+        #expect(notifyPlugins)
         #expect(machine.isFinished)
-        #expect(machine.finish().isEmpty)
+        guard case .none = machine.sent(Self.ok, step: step) else {
+            Issue.record("a late answer must be ignored")
+            return
+        }
     }
 
     @Test func cancellingOneOfTwoSubscribersDetachesItOnly() throws {
@@ -69,7 +139,11 @@ struct RequestLifecycleStateMachineTests {
         }
         #expect(subscriber.id == first)
         #expect(!machine.isFinished)
-        #expect(machine.finish().count == 1)
+        guard case .finish(_, let subscribers, _) = machine.finish(Self.ok) else {
+            Issue.record("expected the remaining subscriber")
+            return
+        }
+        #expect(subscribers.count == 1)
     }
 
     @Test func cancellingTwiceDoesNothingTheSecondTime() throws {
@@ -82,28 +156,56 @@ struct RequestLifecycleStateMachineTests {
         }
     }
 
-    @Test func cancelBeforeTheRequestIsReadyStopsTheSend() throws {
+    @Test func cancelBeforeTheRequestIsBuiltStopsTheSend() throws {
         var machine = Machine()
         let id = try #require(add(&machine))
-        _ = machine.cancel(subscriber: id)
-        let beganAgain = machine.beginSending()
-        #expect(!beganAgain)
+        guard case .cancelRequest(_, nil, let notifyPlugins) = machine.cancel(subscriber: id) else {
+            Issue.record("expected the cancel to be delivered at once")
+            return
+        }
+        #expect(!notifyPlugins)
+        guard case .none = machine.built(.success(Self.built)) else {
+            Issue.record("a request built after the cancel must not go on")
+            return
+        }
     }
 
-    @Test func transportStartingAfterACancelIsCancelledAtOnce() throws {
+    @Test func aCancelWhileTheTransportStartsWaitsForItsHandle() throws {
         var machine = Machine()
-        let id = try #require(add(&machine))
-        let began = machine.beginSending()
-        #expect(began)
+        let (action, id) = try #require(announce(&machine))
+        let step = try #require(sendStep(of: action))
+        guard case .awaitTransport = machine.cancel(subscriber: id) else {
+            Issue.record("the cancel must wait for the transport's handle")
+            return
+        }
+        let started = machine.transportStarted(Handle(), step: step)
+        let late = try #require(started)
+        #expect(late.subscriber.id == id)
+        #expect(machine.isFinished)
+    }
+
+    @Test func aTransportAnsweringBeforeItsHandleAfterACancelDeliversTheCancel() throws {
+        var machine = Machine()
+        let (action, id) = try #require(announce(&machine))
+        let step = try #require(sendStep(of: action))
         _ = machine.cancel(subscriber: id)
-        #expect(machine.transportStarted(Handle()) != nil)
+        guard case .finish(.failure(let error), let subscribers, true) = machine.sent(Self.ok, step: step) else {
+            Issue.record("the cancel must win over the answer")
+            return
+        }
+        #expect(error.isCancellation)
+        #expect(subscribers.map { $0.id } == [id])
+        let started = machine.transportStarted(Handle(), step: step)
+        #expect(started == nil)
     }
 
     @Test func progressIsDroppedAfterFinish() throws {
         var machine = Machine()
         _ = machine.addSubscriber(callback: .inline, progress: { _ in }, completion: { _ in })
-        #expect(machine.progress(Progress(totalUnitCount: 1)).count == 1)
-        _ = machine.finish()
-        #expect(machine.progress(Progress(totalUnitCount: 1)).isEmpty)
+        let before = machine.progress(Progress(totalUnitCount: 1))
+        #expect(before.count == 1)
+        _ = machine.finish(Self.ok)
+        let after = machine.progress(Progress(totalUnitCount: 1))
+        #expect(after.isEmpty)
     }
 }

@@ -1,0 +1,161 @@
+import Foundation
+import NIOCore
+
+extension RequestLifecycle.StateMachine {
+    // MARK: Attempts
+
+    /// The interceptor adapted the attempt's request (or failed to, or the adapted request has
+    /// illegal headers).
+    mutating func adapted(_ result: Result<URLRequest, MoyaError>, step: Int) -> Action {
+        guard step == self.step, case .adapting(let attempt, _) = phase else { return .none }
+        switch result {
+        case .failure(let error):
+            return finish(.failure(error))
+        case .success(let request):
+            return send(Attempt(number: attempt.number, request: request))
+        }
+    }
+
+    /// The transport started the attempt. Returns the handle back when it must be stopped at
+    /// once, with the subscriber to deliver the cancel to once it has.
+    mutating func transportStarted(
+        _ handle: TransportHandle,
+        step: Int
+    ) -> (handle: TransportHandle, subscriber: Subscriber)? {
+        guard step == self.step else { return nil }
+        switch phase {
+        case .sending(let attempt, nil):
+            phase = .sending(attempt, handle)
+            return nil
+        case .cancellingTransport(let subscriber):
+            phase = .finished
+            return (handle, subscriber)
+        default:
+            return nil
+        }
+    }
+
+    /// The transport answered the attempt.
+    mutating func sent(_ result: Result<Response, MoyaError>, step: Int) -> Action {
+        guard step == self.step else { return .none }
+        switch phase {
+        case .sending(let attempt, _):
+            guard let interceptor else { return finish(result) }
+            return move(to: .deciding(attempt, result, nil)) {
+                .decide(sent: attempt.request, interceptor, attempt: attempt.number, result: result, step: $0)
+            }
+        case .cancellingTransport(let subscriber):
+            // The transport answered before its handle arrived: it has stopped by itself.
+            phase = .finished
+            return .finish(.failure(.cancelled), [subscriber], notifyPlugins: announced)
+        default:
+            return .none
+        }
+    }
+
+    /// The interceptor decided about the attempt. `now` tells whether the whole-request
+    /// deadline has passed: no attempt starts after it.
+    mutating func decided(_ decision: RetryResult, step: Int, now: NIODeadline) -> Action {
+        guard step == self.step, case .deciding(let attempt, let result, _) = phase else { return .none }
+        switch decision {
+        case .doNotRetry:
+            return finish(result)
+        case .doNotRetryWithError(let error):
+            return finish(.failure(error))
+        case .retry, .retryWithDelay:
+            if let deadline, now >= deadline {
+                return finish(result)
+            }
+            guard case .retryWithDelay(let seconds) = decision, seconds > 0 else {
+                return nextAttempt(after: attempt)
+            }
+            return move(to: .waitingToRetry(attempt, nil)) { .wait(seconds: seconds, step: $0) }
+        }
+    }
+
+    /// The wait before the next attempt is over.
+    mutating func waited(step: Int) -> Action {
+        guard step == self.step, case .waitingToRetry(let attempt, _) = phase else { return .none }
+        return nextAttempt(after: attempt)
+    }
+
+    /// Stores the task working for the current state. Returns `true` when the task must be
+    /// cancelled at once: the request was cancelled before the task could be stored.
+    mutating func workStarted(_ work: Work, step: Int) -> Bool {
+        guard step == self.step else { return true }
+        switch phase {
+        case .preparing(nil):
+            phase = .preparing(work)
+        case .adapting(let attempt, nil):
+            phase = .adapting(attempt, work)
+        case .deciding(let attempt, let result, nil):
+            phase = .deciding(attempt, result, work)
+        case .waitingToRetry(let attempt, nil):
+            phase = .waitingToRetry(attempt, work)
+        default:
+            return true
+        }
+        return false
+    }
+
+    mutating func startAttempt(number: Int, request: URLRequest) -> Action {
+        let attempt = Attempt(number: number, request: request)
+        guard let interceptor else { return send(attempt) }
+        return move(to: .adapting(attempt, nil)) {
+            .adapt(request, interceptor, attempt: number, step: $0)
+        }
+    }
+
+    private mutating func nextAttempt(after attempt: Attempt) -> Action {
+        guard let prepared else { return .none }
+        return startAttempt(number: attempt.number + 1, request: prepared)
+    }
+
+    private mutating func send(_ attempt: Attempt) -> Action {
+        let deadline = self.deadline
+        return move(to: .sending(attempt, nil)) { .send(attempt.request, deadline: deadline, step: $0) }
+    }
+
+    // MARK: Cancelling and finishing
+
+    mutating func cancel(subscriber id: Int) -> CancelAction {
+        guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return .none }
+        let subscriber = subscribers.remove(at: index)
+        guard subscribers.isEmpty else { return .detach(subscriber) }
+        let notifyPlugins = announced
+        let work: Work?
+        switch phase {
+        case .finished, .cancellingTransport:
+            // A subscriber is never left once the request finished; kept for completeness.
+            return .none
+        case .sending(_, nil):
+            phase = .cancellingTransport(subscriber)
+            return .awaitTransport
+        case .sending(_, .some(let handle)):
+            phase = .finished
+            return .cancelTransport(subscriber, handle, notifyPlugins: notifyPlugins)
+        case .building, .announcing:
+            work = nil
+        case .preparing(let task), .adapting(_, let task), .deciding(_, _, let task), .waitingToRetry(_, let task):
+            work = task
+        }
+        phase = .finished
+        return .cancelRequest(subscriber, work, notifyPlugins: notifyPlugins)
+    }
+
+    /// Finishes the request with `result`: the subscribers to deliver to, or `.none` if it had
+    /// already finished (a late result after a cancel).
+    mutating func finish(_ result: Result<Response, MoyaError>) -> Action {
+        guard !isFinished else { return .none }
+        phase = .finished
+        defer { subscribers = [] }
+        return .finish(result, subscribers, notifyPlugins: announced)
+    }
+
+    /// Moves to `phase` as a new step, and returns the action `makeAction` builds for it.
+    mutating func move(to phase: Phase, _ makeAction: (Int) -> Action) -> Action {
+        step += 1
+        self.phase = phase
+        return makeAction(step)
+    }
+}
