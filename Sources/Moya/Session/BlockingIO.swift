@@ -5,7 +5,8 @@ import NIOPosix
 /// Runs blocking file work on NIO's shared thread pool, so event loops never block, and hands
 /// the result back as a future on the given loop.
 enum BlockingIO {
-    /// A loop for chaining blocking work that belongs to no channel.
+    /// A loop for chaining blocking work that belongs to no channel: the current one when
+    /// called on a loop of the shared group.
     static var eventLoop: EventLoop {
         MultiThreadedEventLoopGroup.singleton.any()
     }
