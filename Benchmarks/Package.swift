@@ -36,6 +36,12 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        // The stubbed request alone, for valgrind's callgrind (see the README's profile notes).
+        .executableTarget(
+            name: "StubProfile",
+            dependencies: [.product(name: "Moya", package: rootPackage)],
+            path: "Profiles/StubProfile"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

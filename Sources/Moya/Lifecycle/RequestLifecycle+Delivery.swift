@@ -23,56 +23,46 @@ extension RequestLifecycle {
     }
 
     /// Runs `didReceive` (once) on the first subscriber's callback target, then each
-    /// subscriber's progress, `process` and completion on its own target.
+    /// subscriber's progress, `process` and completion on its own target, all in the
+    /// request's context.
     func deliver(
         _ result: Result<Response, MoyaError>,
         to subscribers: [StateMachine.Subscriber],
         notifyPlugins: Bool
     ) {
         guard let first = subscribers.first else { return }
-        let context = self.context
-        let requestContext = self.requestContext
         let lastProgress = machine.withLockedValue { $0.lastProgress }
-        first.callback.execute {
-            if notifyPlugins {
-                RequestContext.$current.withValue(requestContext) {
+        first.callback.execute { [self] in
+            withRequestContext {
+                if notifyPlugins {
                     for plugin in context.plugins {
                         plugin.didReceive(result, target: context.target)
                     }
                 }
-            }
-            for subscriber in subscribers {
-                let complete: @Sendable () -> Void = {
-                    Self.complete(
-                        subscriber,
-                        with: result,
-                        lastProgress: lastProgress,
-                        context: context,
-                        requestContext: requestContext
-                    )
-                }
-                if subscriber.callback.isSame(as: first.callback) {
-                    complete()
-                } else {
-                    subscriber.callback.execute(complete)
+                for subscriber in subscribers {
+                    guard subscriber.callback.isSame(as: first.callback) else {
+                        subscriber.callback.execute { [self] in
+                            withRequestContext { complete(subscriber, with: result, lastProgress: lastProgress) }
+                        }
+                        continue
+                    }
+                    complete(subscriber, with: result, lastProgress: lastProgress)
                 }
             }
         }
     }
 
-    private static func complete(
+    /// A subscriber's last progress event, the plugins' `process`, and its completion.
+    private func complete(
         _ subscriber: StateMachine.Subscriber,
         with result: Result<Response, MoyaError>,
-        lastProgress: Progress?,
-        context: Context,
-        requestContext: RequestContext
+        lastProgress: Progress?
     ) {
         if let progress = subscriber.progress, case .success(let response) = result {
             progress(ProgressResponse(progress: lastProgress, response: response))
         }
-        let processed = RequestContext.$current.withValue(requestContext) {
-            context.plugins.reduce(result) { $1.process($0, target: context.target) }
-        }
+        let target = context.target
+        let processed = context.plugins.reduce(result) { $1.process($0, target: target) }
         subscriber.completion(processed)
     }
 

@@ -26,6 +26,8 @@ final class RequestLifecycle: Sendable {
         let interceptor: RequestInterceptor?
         /// Called once when the request is over, before any delivery.
         let onFinish: (@Sendable (RequestLifecycle) -> Void)?
+        /// The target's own policies, when it has some: looked up once per request.
+        var policies: RequestPolicies? = nil
     }
 
     typealias Action = StateMachine.Action
@@ -55,11 +57,25 @@ final class RequestLifecycle: Sendable {
     }
 
     /// Runs the `requestClosure`; the rest follows from its answer.
+    ///
+    /// Everything that follows synchronously (a request built at once, synchronous plugins, an
+    /// immediate stub) runs in the request's context, set once here.
     func start() {
-        context.requestClosure(context.endpoint) { [self] result in
-            let built = result.map { Self.applyingTargetTimeout(to: $0, target: context.target) }
-            perform(machine.withLockedValue { $0.built(built) })
+        withRequestContext {
+            context.requestClosure(context.endpoint) { [self] result in
+                let built = result.map { Self.applying(context.policies, to: $0) }
+                perform(machine.withLockedValue { $0.built(built) })
+            }
         }
+    }
+
+    /// Runs `body` with `RequestContext.current` set to this request's, setting it only when it
+    /// is not already: each task-local binding costs a lock in the concurrency runtime.
+    func withRequestContext<T>(_ body: () throws -> T) rethrows -> T {
+        if RequestContext.current == requestContext {
+            return try body()
+        }
+        return try RequestContext.$current.withValue(requestContext, operation: body)
     }
 
     /// Cancels every caller, and so the request.
@@ -147,7 +163,7 @@ final class RequestLifecycle: Sendable {
         step: Int,
         _ work: @escaping @Sendable () async -> (inout StateMachine) -> Action
     ) {
-        let task = RequestContext.$current.withValue(requestContext) {
+        let task = withRequestContext {
             _Concurrency.Task { [self] in
                 let event = await work()
                 perform(machine.withLockedValue { event(&$0) })
@@ -161,7 +177,7 @@ final class RequestLifecycle: Sendable {
     private func prepare(_ request: URLRequest, step: Int) {
         let target = context.target
         guard context.hasAsyncPlugins else {
-            let prepared = RequestContext.$current.withValue(requestContext) {
+            let prepared = withRequestContext {
                 context.plugins.reduce(request) { $1.prepare($0, target: target) }
             }
             perform(machine.withLockedValue { $0.prepared(Self.checkingHeaders(prepared), step: step) })
@@ -191,7 +207,7 @@ final class RequestLifecycle: Sendable {
     private func announce(_ request: URLRequest, step: Int) {
         let target = context.target
         let requestType = MoyaRequest(request: request, sessionHeaders: context.session.sessionHeaders)
-        RequestContext.$current.withValue(requestContext) {
+        withRequestContext {
             for plugin in context.plugins {
                 plugin.willSend(requestType, target: target)
             }
@@ -211,7 +227,7 @@ final class RequestLifecycle: Sendable {
             }
         )
         // The transport's work inherits the context, so its logs carry the request's id.
-        let handle = RequestContext.$current.withValue(requestContext) {
+        let handle = withRequestContext {
             transport.send(exchange, events: events)
         }
         if let late = machine.withLockedValue({ $0.transportStarted(handle, step: step) }) {
@@ -237,8 +253,8 @@ final class RequestLifecycle: Sendable {
 
     /// A target's own timeout (`RequestPolicies`) replaces URLRequest's default one only, so
     /// that a `requestClosure` that set a timeout keeps it.
-    private static func applyingTargetTimeout(to request: URLRequest, target: TargetType) -> URLRequest {
-        guard let timeout = (target as? RequestPolicies)?.timeoutInterval,
+    private static func applying(_ policies: RequestPolicies?, to request: URLRequest) -> URLRequest {
+        guard let timeout = policies?.timeoutInterval,
             request.timeoutInterval == URLRequest.defaultTimeoutInterval
         else { return request }
         var request = request

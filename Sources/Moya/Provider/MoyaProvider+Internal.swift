@@ -15,6 +15,8 @@ extension MoyaProvider {
         let table = inflightTable
         let active = activeRequests
 
+        // Looked up once: a cast to a protocol is a search of the conformance tables.
+        let policies = target as? RequestPolicies
         let makeLifecycle = { () -> RequestLifecycle in
             let lifecycle = RequestLifecycle(
                 context: .init(
@@ -25,10 +27,11 @@ extension MoyaProvider {
                     hasAsyncPlugins: self.hasAsyncPlugins,
                     session: self.session,
                     requestClosure: self.requestClosure,
-                    interceptor: self.interceptor(for: target),
+                    interceptor: self.interceptor(with: policies),
                     onFinish: { lifecycle in
                         active.remove(lifecycle)
-                    }
+                    },
+                    policies: policies
                 )
             )
             active.insert(lifecycle)
@@ -63,8 +66,8 @@ extension MoyaProvider {
 extension MoyaProvider {
     /// The interceptor for one target's requests: adapters of the session, then of the
     /// provider; retriers of the target (`RequestPolicies`), then the provider, then the session.
-    func interceptor(for target: Target) -> RequestInterceptor? {
-        let targetPolicy = (target as? RequestPolicies)?.retryPolicy
+    func interceptor(with policies: RequestPolicies?) -> RequestInterceptor? {
+        let targetPolicy = policies?.retryPolicy
         let layers = interceptorLayers
         if layers.isEmpty, targetPolicy == nil {
             return nil
