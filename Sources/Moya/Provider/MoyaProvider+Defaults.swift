@@ -5,7 +5,7 @@ extension MoyaProvider {
     /// `sampleData` as a `200` sample response.
     public final class func defaultEndpointMapping(for target: Target) -> Endpoint {
         Endpoint(
-            url: URL(target: target).absoluteString,
+            url: TargetURL.string(baseURL: target.baseURL, path: target.path),
             sampleResponseClosure: { .networkResponse(200, target.sampleData) },
             method: target.method,
             task: target.task,
