@@ -16,7 +16,7 @@ extension MoyaProvider {
         let active = activeRequests
 
         // Looked up once: a cast to a protocol is a search of the conformance tables.
-        let policies = target as? RequestPolicies
+        let policies = targetsMayHavePolicies ? target as? RequestPolicies : nil
         let makeLifecycle = { () -> RequestLifecycle in
             let lifecycle = RequestLifecycle(
                 context: .init(

@@ -65,6 +65,10 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
     /// The session's interceptor, then the provider's: the same for every request.
     let interceptorLayers: [RequestInterceptor]
 
+    /// Whether a target may conform to `RequestPolicies`: a value type's conformance is known
+    /// once, so only a class (whose subclasses may conform) needs a cast for every request.
+    let targetsMayHavePolicies: Bool
+
     let inflightTable = InflightTable()
 
     let activeRequests = ActiveRequests()
@@ -98,6 +102,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         self.plugins = plugins
         self.hasAsyncPlugins = plugins.contains { $0 is AsyncPluginType }
         self.interceptorLayers = [session.interceptor, interceptor].compactMap { $0 }
+        self.targetsMayHavePolicies = Target.self is RequestPolicies.Type || Target.self is AnyObject.Type
         self.trackInflights = trackInflights
         self.callbackQueue = callbackQueue
     }
