@@ -9,11 +9,14 @@ extension Session: Transport {
         let handle = TransferHandle()
         var reporting = events
         reporting.completion = { result in
+            let (cancelled, whenStopped) = handle.finished()
             // The contract: a cancelled transfer reports nothing, it only stops.
-            if !handle.isCancelled {
+            if !cancelled {
                 events.completion(result)
             }
-            handle.stopped()
+            for callback in whenStopped {
+                callback()
+            }
         }
         start(exchange, events: reporting, handle: handle, wait: nil)
         return handle
@@ -214,47 +217,5 @@ enum DownloadMover {
         }
         try manager.moveItem(at: file, to: target)
         return target
-    }
-}
-
-/// Cancels the current attempt of a transfer, and any attempt started after the cancel, and
-/// tells who cancelled when the transfer has wound down.
-private final class TransferHandle: TransportHandle {
-    private struct State {
-        var task: HTTPClient.Task<TransferDelegate.Outcome>?
-        var cancelled = false
-    }
-
-    private let state = NIOLockedValueBox(State())
-    private let stopSignal = StopSignal()
-
-    /// Records the current attempt, cancelling it at once if the transfer was cancelled already.
-    func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) {
-        let cancelled = state.withLockedValue { state in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled {
-            task.cancel()
-        }
-    }
-
-    /// Whether the transfer was cancelled.
-    var isCancelled: Bool {
-        state.withLockedValue { $0.cancelled }
-    }
-
-    func cancel(then stopped: @escaping @Sendable () -> Void) {
-        let task = state.withLockedValue { state in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
-        stopSignal.whenStopped(stopped)
-    }
-
-    /// The transfer has ended and cleaned up after itself.
-    func stopped() {
-        stopSignal.stop()
     }
 }

@@ -1,0 +1,63 @@
+import AsyncHTTPClient
+import NIOConcurrencyHelpers
+
+/// Cancels a transfer's current trip to the pool, and any trip started after the cancel, and
+/// tells who cancelled once the transfer has wound down.
+final class TransferHandle: TransportHandle {
+    /// The handle's rules: one lock, one object per transfer.
+    struct State {
+        private var task: HTTPClient.Task<TransferDelegate.Outcome>?
+        private var cancelled = false
+        private var stopped = false
+        private var whenStopped: [@Sendable () -> Void] = []
+
+        /// Records the current trip; returns whether it must be cancelled at once.
+        mutating func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) -> Bool {
+            self.task = task
+            return cancelled
+        }
+
+        /// Returns the trip to cancel (on the first cancel only), and whether `stopped` can be
+        /// called at once because the transfer has already wound down.
+        mutating func cancel(
+            then stopped: @escaping @Sendable () -> Void
+        ) -> (task: HTTPClient.Task<TransferDelegate.Outcome>?, stoppedAlready: Bool) {
+            let first = !cancelled
+            cancelled = true
+            if !self.stopped {
+                whenStopped.append(stopped)
+            }
+            return (first ? task : nil, self.stopped)
+        }
+
+        /// The transfer has ended: whether it had been cancelled, and who waits for the end.
+        mutating func finish() -> (cancelled: Bool, whenStopped: [@Sendable () -> Void]) {
+            stopped = true
+            defer { whenStopped = [] }
+            return (cancelled, whenStopped)
+        }
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// Records the current trip, cancelling it at once if the transfer was cancelled already.
+    func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) {
+        if state.withLockedValue({ $0.track(task) }) {
+            task.cancel()
+        }
+    }
+
+    func cancel(then stopped: @escaping @Sendable () -> Void) {
+        let (task, stoppedAlready) = state.withLockedValue { $0.cancel(then: stopped) }
+        task?.cancel()
+        if stoppedAlready {
+            stopped()
+        }
+    }
+
+    /// The transfer has ended and cleaned up after itself: whether it had been cancelled (its
+    /// result is then not reported), and the callbacks to run now.
+    func finished() -> (cancelled: Bool, whenStopped: [@Sendable () -> Void]) {
+        state.withLockedValue { $0.finish() }
+    }
+}
