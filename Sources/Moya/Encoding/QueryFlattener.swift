@@ -63,11 +63,13 @@ struct QueryFlattener {
         if type == String.self {
             return value as? String
         }
+        // Interpolated, not `description`: they differ for a NaN with a payload ("-nan(0x1f)"
+        // against "nan"), and the general rule is interpolation.
         if type == Int.self, let int = value as? Int {
-            return String(int)
+            return "\(int)"
         }
         if type == Double.self, let double = value as? Double {
-            return double.description
+            return "\(double)"
         }
         if type == Bool.self, let bool = value as? Bool {
             return boolEncoding.encode(bool)

@@ -75,6 +75,15 @@ struct URLEncodingReferenceTests {
         }
     }
 
+    /// Found by fuzzing: `description` writes "nan" where interpolation writes the payload.
+    @Test func aNaNWithAPayloadIsWrittenAsInterpolationWritesIt() throws {
+        let value = -Double(nan: 0x1ff7_3676_174ff, signaling: false)
+        let pairs = URLEncoding.default.queryComponents(fromKey: "x", value: [value, Float.nan] as [Any])
+        let reference = Reference(arrayEncoding: .brackets, boolEncoding: .numeric)
+        #expect(pairs.map(\.1) == reference.components(key: "x", value: [value, Float.nan] as [Any]).map(\.1))
+        #expect(pairs.first?.1 == URLEncoding.default.escape("\(value)"))
+    }
+
     @Test func queryComponentsAreTheReferencePairs() {
         var generator = ParameterGenerator(seed: 42)
         for round in 0..<120 {
@@ -172,6 +181,9 @@ private struct ParameterGenerator {
         "\u{7F}", "é", "e\u{301}", "ü", "ß", "中文", "🐶", "👩‍👩‍👧", "\u{FEFF}", "\u{10FFFF}", "value", "key",
     ]
 
+    /// A NaN whose payload and sign show in `"\(value)"` but not in `description`.
+    static let payloadNaN = -Double(nan: 0x1ff7_3676_174ff, signaling: false)
+
     mutating func string() -> String {
         (0..<below(6)).map { _ in Self.pieces[below(Self.pieces.count)] }.joined()
     }
@@ -180,7 +192,7 @@ private struct ParameterGenerator {
         switch below(depth > 0 ? 24 : 18) {
         case 0, 1, 2: return string()
         case 3: return Int(bitPattern: UInt(truncatingIfNeeded: next())) >> below(64)
-        case 4: return [0.75, -0.0, 1e300, 1e-7, 3, .nan, .infinity, 0.1 + 0.2][below(8)]
+        case 4: return [0.75, -0.0, 1e300, 1e-7, 3, .nan, .infinity, 0.1 + 0.2, Self.payloadNaN][below(9)]
         case 5: return below(2) == 0
         case 6: return Float(below(1000)) / 8
         case 7: return Int64(below(100)) - 50
