@@ -6,6 +6,11 @@ import Foundation
 enum SerializableValueCheck {
     /// Throws `ParameterEncodingError.invalidJSONObject` unless `value` is valid JSON.
     static func validateJSON(_ value: Any, path: String = "$") throws {
+        // Most values are valid: a first pass that names no paths says so without building a
+        // path string for every element; only a failure pays for finding where it is.
+        if isJSON(value) {
+            return
+        }
         if let reason = jsonProblem(in: value, path: path) {
             throw ParameterEncodingError.invalidJSONObject(path: reason.path, reason: reason.reason)
         }
@@ -16,6 +21,28 @@ enum SerializableValueCheck {
     static func validatePropertyList(_ value: Any, path: String = "$") throws {
         if let reason = propertyListProblem(in: value, path: path) {
             throw ParameterEncodingError.invalidPropertyListObject(path: reason.path, reason: reason.reason)
+        }
+    }
+
+    /// Whether `value` is valid JSON: the same cases as `jsonProblem(in:path:)`, without paths.
+    private static func isJSON(_ value: Any) -> Bool {
+        switch value {
+        case is String, is NSNull:
+            return true
+        case let number as Double:
+            return number.isFinite
+        case let number as Float:
+            return number.isFinite
+        case is Bool, is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16, is UInt32, is UInt64:
+            return true
+        case let number as NSNumber:
+            return number.doubleValue.isFinite
+        case let dictionary as [String: Any]:
+            return dictionary.values.allSatisfy(isJSON)
+        case let array as [Any]:
+            return array.allSatisfy(isJSON)
+        default:
+            return false
         }
     }
 

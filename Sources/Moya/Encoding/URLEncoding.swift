@@ -136,53 +136,22 @@ public struct URLEncoding: ParameterEncoding {
     /// Returns the escaped key/value pairs for one parameter, recursing into dictionaries and
     /// arrays.
     public func queryComponents(fromKey key: String, value: Any) -> [(String, String)] {
-        var components: [(String, String)] = []
-        appendComponents(fromKey: key, value: value, to: &components)
-        return components
+        var pairs = EscapedPairs()
+        flattener.flatten(key: key, value: value, into: &pairs)
+        return pairs.pairs
     }
 
     /// Percent-escapes a string for a query component (RFC 3986, section 3.4): the general and
     /// sub-delimiters are escaped, `?` and `/` are kept.
     public func escape(_ string: String) -> String {
-        string.addingPercentEncoding(withAllowedCharacters: Self.queryComponentAllowed) ?? string
+        QueryEscaping.escape(string)
     }
 
-    private func appendComponents(fromKey key: String, value: Any, to components: inout [(String, String)]) {
-        switch value {
-        case let dictionary as [String: Any]:
-            for nestedKey in dictionary.keys.sorted() {
-                guard let nestedValue = dictionary[nestedKey] else { continue }
-                appendComponents(fromKey: "\(key)[\(nestedKey)]", value: nestedValue, to: &components)
-            }
-        case let array as [Any]:
-            for (index, element) in array.enumerated() {
-                appendComponents(
-                    fromKey: arrayEncoding.encode(key: key, atIndex: index),
-                    value: element,
-                    to: &components
-                )
-            }
-        default:
-            if let bool = BooleanValue.of(value) {
-                components.append((escape(key), escape(boolEncoding.encode(bool))))
-            } else {
-                components.append((escape(key), escape("\(value)")))
-            }
-        }
+    private var flattener: QueryFlattener {
+        QueryFlattener(arrayEncoding: arrayEncoding, boolEncoding: boolEncoding)
     }
 
     private func query(_ parameters: [String: Any]) -> String {
-        var components: [(String, String)] = []
-        for key in parameters.keys.sorted() {
-            guard let value = parameters[key] else { continue }
-            appendComponents(fromKey: key, value: value, to: &components)
-        }
-        return components.map { "\($0)=\($1)" }.joined(separator: "&")
+        flattener.query(parameters)
     }
-
-    private static let queryComponentAllowed: CharacterSet = {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: ":#[]@!$&'()*+,;=")
-        return allowed
-    }()
 }

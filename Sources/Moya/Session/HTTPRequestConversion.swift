@@ -23,27 +23,29 @@ enum HTTPRequestConversion {
         sessionHeaders: [String: String],
         body: HTTPClient.Body?
     ) throws -> HTTPClient.Request {
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url.host?.isEmpty == false
+        guard let url = request.url, let scheme = url.scheme, isHTTPScheme(scheme), url.host?.isEmpty == false
         else {
             throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
         }
         let method = request.httpMethod ?? "GET"
-        if let problem = HeaderValidation.problem(method: method) {
+        if let problem = HeaderSyntax.problem(method: method) {
             throw problem
         }
         // Checked before `HTTPHeaders.add`, which traps on a name that is not ASCII. The
-        // pipeline has checked the request's own headers already; the session's are checked
-        // only here, all of them, including those the request overrides.
+        // pipeline has checked the request's own headers already, but this is the last step
+        // before the wire, and `HeaderSyntax` makes a second look cheap; the session's headers
+        // are checked only here, all of them, including those the request overrides.
+        let fields = request.allHTTPHeaderFields ?? [:]
         var headers = HTTPHeaders()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            if let problem = HeaderValidation.problem(name: name, value: value) {
+        headers.reserveCapacity(fields.count + sessionHeaders.count)
+        for (name, value) in fields {
+            if let problem = HeaderSyntax.problem(name: name, value: value) {
                 throw problem
             }
             headers.add(name: name, value: value)
         }
         for (name, value) in sessionHeaders {
-            if let problem = HeaderValidation.problem(name: name, value: value) {
+            if let problem = HeaderSyntax.problem(name: name, value: value) {
                 throw problem
             }
             // Not `HTTPHeaders.contains(name:)`: it folds case by clearing bit 5 of every byte,
@@ -58,6 +60,11 @@ enum HTTPRequestConversion {
             headers: headers,
             body: body
         )
+    }
+
+    /// Whether `scheme` is `http` or `https`, in any case, without making a lowercased copy.
+    private static func isHTTPScheme(_ scheme: String) -> Bool {
+        HeaderValidation.isSameName(scheme, "https") || HeaderValidation.isSameName(scheme, "http")
     }
 
     /// Foundation's response for a received head. Repeated fields are joined with `", "`, as

@@ -22,11 +22,18 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     typealias Response = Outcome
 
+    /// The last URL visited and its head, for the outcome, and the progress counts: one lock
+    /// for what the response's events update.
+    private struct State {
+        var url: URL?
+        var head: HTTPResponseHead?
+        var progress: ProgressReporter.StateMachine
+    }
+
     private let idleWatch: IdleTimeoutWatch
     private let sink: DownloadSink
     private let progress: ProgressReporter
-    /// The last URL visited and its head, for the outcome.
-    private let response = NIOLockedValueBox<(url: URL?, head: HTTPResponseHead?)>((nil, nil))
+    private let state: NIOLockedValueBox<State>
 
     /// - Parameter uploadLength: the request body's size for an upload task, which reports
     ///   upload progress; `nil` for the others, which report download progress.
@@ -39,10 +46,9 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     ) {
         self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout)
         self.sink = DownloadSink(destination: sink)
-        self.progress = ProgressReporter(
-            uploadLength: uploadLength,
-            wantsProgress: wantsProgress,
-            onProgress: onProgress
+        self.progress = ProgressReporter(wantsProgress: wantsProgress, onProgress: onProgress)
+        self.state = NIOLockedValueBox(
+            State(url: nil, head: nil, progress: ProgressReporter.StateMachine(uploadLength: uploadLength))
         )
     }
 
@@ -59,25 +65,30 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     func didSendRequestPart(task: HTTPClient.Task<Response>, _ part: IOData) {
         idleWatch.bytesMoved(task: task)
-        progress.sent(part.readableBytes)
+        let count = part.readableBytes
+        progress.deliver(state.withLockedValue { $0.progress.sent(count) })
     }
 
     // MARK: Download
 
     func didVisitURL(task: HTTPClient.Task<Response>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-        response.withLockedValue { $0.url = request.url }
+        state.withLockedValue { $0.url = request.url }
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         idleWatch.bytesMoved(task: task)
-        response.withLockedValue { $0.head = head }
-        progress.receivedHead(head)
+        let contentLength = ProgressReporter.contentLength(of: head)
+        state.withLockedValue { state in
+            state.head = head
+            state.progress.receivedHead(contentLength: contentLength)
+        }
         return sink.receivedHead(head, on: task.eventLoop)
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         idleWatch.bytesMoved(task: task)
-        progress.received(buffer.readableBytes)
+        let count = buffer.readableBytes
+        progress.deliver(state.withLockedValue { $0.progress.received(count) })
         return sink.received(buffer, on: task.eventLoop)
     }
 
@@ -90,7 +101,7 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         idleWatch.stop()
-        let (url, head) = response.withLockedValue { $0 }
+        let (url, head) = state.withLockedValue { ($0.url, $0.head) }
         guard let head else {
             sink.failed()
             throw TransferError.noResponseHead

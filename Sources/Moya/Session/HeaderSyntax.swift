@@ -1,0 +1,69 @@
+/// Whether a method, header name or header value may go on the wire, answered with one table
+/// lookup or comparison per byte: the conversion checks every header of every request, the
+/// session's included, and most pass.
+///
+/// It accepts exactly what `HeaderValidation` accepts; when a check fails, `HeaderValidation`
+/// says why, so the errors stay the same.
+enum HeaderSyntax {
+    /// RFC 9110 token bytes (`!#$%&'*+-.^_`|~`, digits and letters): bytes 0 to 63 in `low`,
+    /// 64 to 127 in `high`, one bit each.
+    private static let tokenBits: (low: UInt64, high: UInt64) = {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for byte in UInt8(0)..<128 where HeaderValidation.isTokenByte(byte) {
+            if byte < 64 {
+                low |= 1 << UInt64(byte)
+            } else {
+                high |= 1 << UInt64(byte - 64)
+            }
+        }
+        return (low, high)
+    }()
+
+    /// Whether `string` is a non-empty token: a legal method or header name.
+    static func isToken(_ string: String) -> Bool {
+        let bits = tokenBits
+        if let answer = string.utf8.withContiguousStorageIfAvailable({ isToken($0, bits: bits) }) {
+            return answer
+        }
+        // A bridged string may not have its UTF-8 in one piece.
+        return Array(string.utf8).withUnsafeBufferPointer { isToken($0, bits: bits) }
+    }
+
+    /// Whether `string` is a legal field value: visible bytes, spaces and tabs, never CR, LF,
+    /// NUL, another control byte or DEL.
+    static func isFieldValue(_ string: String) -> Bool {
+        string.utf8.allSatisfy { byte in (byte >= 0x20 && byte != 0x7F) || byte == 0x09 }
+    }
+
+    /// The reason `HeaderValidation` gives for a header, checked quickly first.
+    static func problem(name: String, value: String) -> HeaderValidation.InvalidHeader? {
+        if isToken(name) && isFieldValue(value) {
+            return nil
+        }
+        return HeaderValidation.problem(name: name, value: value)
+    }
+
+    /// The reason `HeaderValidation` gives for a method, checked quickly first.
+    static func problem(method: String) -> HeaderValidation.InvalidMethod? {
+        isToken(method) ? nil : HeaderValidation.problem(method: method)
+    }
+
+    private static func isToken(_ bytes: UnsafeBufferPointer<UInt8>, bits: (low: UInt64, high: UInt64)) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        for byte in bytes {
+            let isTokenByte: Bool
+            if byte < 64 {
+                isTokenByte = bits.low >> UInt64(byte) & 1 == 1
+            } else if byte < 128 {
+                isTokenByte = bits.high >> UInt64(byte - 64) & 1 == 1
+            } else {
+                isTokenByte = false
+            }
+            if !isTokenByte {
+                return false
+            }
+        }
+        return true
+    }
+}
