@@ -42,6 +42,16 @@ let package = Package(
             dependencies: [.product(name: "Moya", package: rootPackage)],
             path: "Profiles/StubProfile"
         ),
+        // One GET at a time through Moya or AsyncHTTPClient alone, for perf and allocation counts.
+        .executableTarget(
+            name: "GETProfile",
+            dependencies: [
+                .product(name: "Moya", package: rootPackage),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Profiles/GETProfile"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

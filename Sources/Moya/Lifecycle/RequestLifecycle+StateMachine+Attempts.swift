@@ -119,6 +119,7 @@ extension RequestLifecycle.StateMachine {
     // MARK: Cancelling and finishing
 
     mutating func cancel(subscriber id: Int) -> CancelAction {
+        cancelledIDs.insert(id)
         guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return .none }
         let subscriber = subscribers.remove(at: index)
         guard subscribers.isEmpty else { return .detach(subscriber) }

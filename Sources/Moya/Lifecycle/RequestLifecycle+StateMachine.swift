@@ -115,6 +115,8 @@ extension RequestLifecycle {
         var deadline: NIODeadline?
         /// Whether plugins' `willSend` ran, so that `didReceive` must.
         var announced = false
+        /// The subscribers that asked to cancel, delivered already or not (`Cancellable.isCancelled`).
+        var cancelledIDs: Set<Int> = []
 
         var isFinished: Bool {
             if case .finished = phase { return true }
@@ -124,6 +126,10 @@ extension RequestLifecycle {
         /// The identifiers of the subscribers still waiting.
         var subscriberIDs: [Int] {
             subscribers.map(\.id)
+        }
+
+        func isCancelled(subscriber id: Int) -> Bool {
+            cancelledIDs.contains(id)
         }
 
         var completions: [Completion] {

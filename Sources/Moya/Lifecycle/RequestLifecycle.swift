@@ -38,12 +38,17 @@ final class RequestLifecycle: Sendable {
     let machine = NIOLockedValueBox(StateMachine())
     /// The stub or the session: the same for every attempt.
     private let transport: Transport
+    /// Whether anything can read `RequestContext.current`: plugins, interceptors, or the
+    /// session's logger. Binding a task-local costs a lock and, off a task, an allocation.
+    private let bindsContext: Bool
 
     /// `transport` replaces the one `TransportAssembly` chooses (a scripted one, in tests).
     init(context: Context, transport: Transport? = nil) {
         self.context = context
         self.transport =
             transport ?? TransportAssembly.transport(stubBehavior: context.stubBehavior, session: context.session)
+        self.bindsContext =
+            !context.plugins.isEmpty || context.interceptor != nil || context.session.configuration.logger != nil
     }
 
     /// Adds a caller; `nil` once the request has finished.
@@ -72,7 +77,7 @@ final class RequestLifecycle: Sendable {
     /// Runs `body` with `RequestContext.current` set to this request's, setting it only when it
     /// is not already: each task-local binding costs a lock in the concurrency runtime.
     func withRequestContext<T>(_ body: () throws -> T) rethrows -> T {
-        if RequestContext.current == requestContext {
+        if !bindsContext || RequestContext.current == requestContext {
             return try body()
         }
         return try RequestContext.$current.withValue(requestContext, operation: body)
@@ -83,6 +88,11 @@ final class RequestLifecycle: Sendable {
         for id in machine.withLockedValue({ $0.subscriberIDs }) {
             cancel(subscriber: id)
         }
+    }
+
+    /// Whether this caller asked to cancel.
+    func isCancelled(subscriber id: Int) -> Bool {
+        machine.withLockedValue { $0.isCancelled(subscriber: id) }
     }
 
     /// Cancels one caller. The request itself stops when no caller is left.

@@ -1,27 +1,20 @@
-import NIOConcurrencyHelpers
-
 /// The `Cancellable` a caller gets back: cancelling it cancels this caller's part of the request.
 final class RequestToken: Cancellable, Sendable {
     private let lifecycle: RequestLifecycle?
     private let subscriber: Int
-    private let cancelled = NIOLockedValueBox(false)
 
     init(lifecycle: RequestLifecycle?, subscriber: Int) {
         self.lifecycle = lifecycle
         self.subscriber = subscriber
     }
 
+    /// Whether `cancel()` was called (or the provider cancelled every request): kept by the
+    /// lifecycle, under the lock it already has, so that a token is one object.
     var isCancelled: Bool {
-        cancelled.withLockedValue { $0 }
+        lifecycle?.isCancelled(subscriber: subscriber) ?? false
     }
 
     func cancel() {
-        let first = cancelled.withLockedValue { cancelled in
-            defer { cancelled = true }
-            return !cancelled
-        }
-        if first {
-            lifecycle?.cancel(subscriber: subscriber)
-        }
+        lifecycle?.cancel(subscriber: subscriber)
     }
 }

@@ -83,15 +83,25 @@ extension DownloadSink {
         mutating func received(_ buffer: ByteBuffer) -> ReceiveAction {
             switch state {
             case .memory:
-                buffered.writeImmutableBuffer(buffer)
+                append(buffer)
                 return .none
             case .file(_, let writer):
-                buffered.writeImmutableBuffer(buffer)
+                append(buffer)
                 guard buffered.readableBytes >= blockSize else { return .none }
                 defer { buffered = ByteBuffer() }
                 return .write(FileBlock(writer: writer, bytes: buffered))
             case .ended:
                 return .none
+            }
+        }
+
+        /// Appends a part; the first part is kept as it is, so that a body that arrives in one
+        /// part (most do) is never copied.
+        private mutating func append(_ buffer: ByteBuffer) {
+            if buffered.readableBytes == 0 {
+                buffered = buffer
+            } else {
+                buffered.writeImmutableBuffer(buffer)
             }
         }
 
