@@ -76,7 +76,8 @@ enum CacheResponses {
             requestTime: requestTime,
             responseTime: responseTime,
             variant: RequestVariant(varyNames: varyNames, request: request, sessionHeaders: sessionHeaders),
-            finalURL: finalURL == request.url ? nil : finalURL
+            // Kept only when a redirect led elsewhere: then the response named it itself.
+            finalURL: finalURL == CachedResponse.withoutCredentials(request.url) ? nil : finalURL
         )
     }
 }
