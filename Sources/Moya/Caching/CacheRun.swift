@@ -156,7 +156,10 @@ final class CacheRun: TransportHandle {
             requestTime: requestTime,
             responseTime: now
         )
-        guard entry != nil || stored != nil else {
+        // A newer answer that may not be stored outdates the stored response, unless it is a
+        // server error, which says nothing about it.
+        let outdatesStored = stored != nil && response.statusCode < 500
+        guard entry != nil || outdatesStored else {
             complete(.success(response.with(cacheStatus: .miss)))
             return
         }
@@ -164,7 +167,6 @@ final class CacheRun: TransportHandle {
             if let entry {
                 cache.store.store(entry, for: key)
             } else {
-                // A newer response that may not be stored outdates the stored one.
                 cache.store.remove(key)
             }
             complete(.success(response.with(cacheStatus: .miss)))

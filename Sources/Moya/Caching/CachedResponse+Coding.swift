@@ -41,8 +41,13 @@ extension CachedResponse {
         }
         writer.integer(UInt64(body.count))
         writer.data.append(body)
-        writer.bytes(Array(SHA256.hash(data: writer.data)))
+        writer.bytes(Self.checksum(writer.data))
         return writer.data
+    }
+
+    /// The SHA-256 that ends an entry, of everything before it.
+    static func checksum(_ data: Data) -> [UInt8] {
+        Array(SHA256.hash(data: data))
     }
 
     /// The entry in `data`, or `nil` unless every byte checks out and it was written for the
@@ -51,7 +56,7 @@ extension CachedResponse {
         let checksumLength = 32
         guard data.count > Self.magic.count + checksumLength else { return nil }
         let content = data.prefix(data.count - checksumLength)
-        guard Array(SHA256.hash(data: content)) == Array(data.suffix(checksumLength)) else { return nil }
+        guard Self.checksum(content) == Array(data.suffix(checksumLength)) else { return nil }
         var reader = EntryReader(content)
         guard reader.bytes(Self.magic.count) == Self.magic, reader.bytes(32) == keyDigest,
             let status = reader.integer(UInt16.self),

@@ -44,10 +44,18 @@ enum HTTPDate {
         // RFC 850's two-digit years: RFC 9110 reads those that look more than 50 years ahead
         // as past; for dates a server sends now, 70 and above is the 1900s.
         let year = numbers[1].count == 2 ? (rawYear >= 70 ? 1900 + rawYear : 2000 + rawYear) : rawYear
-        guard (1...31).contains(day), year >= 1601 else { return nil }
+        guard year >= 1601, (1...daysIn(month: month, year: year)).contains(day) else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + time.0 * 3_600 + time.1 * 60 + time.2
         return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// `hh:mm:ss`.

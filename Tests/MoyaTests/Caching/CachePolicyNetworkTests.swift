@@ -41,6 +41,16 @@ struct CachePolicyNetworkTests {
                 CacheTarget(baseURL: server.baseURL, path: "/flaky", cachePolicy: .useProtocol)
             )
             #expect(strict.statusCode == 503)
+            // A server error leaves the stored response in place.
+            let offline = try await provider.request(
+                CacheTarget(
+                    baseURL: server.baseURL,
+                    path: "/flaky",
+                    headers: ["Cache-Control": "only-if-cached, max-stale"],
+                    cachePolicy: .useProtocol
+                )
+            )
+            #expect(try offline.mapString() == "kept")
         }
     }
 
