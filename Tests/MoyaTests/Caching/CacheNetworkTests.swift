@@ -214,4 +214,22 @@ struct CacheNetworkTests {
             #expect(origin.hits("/v") == 2)
         }
     }
+
+    @Test func aRedirectedResponseIsStoredUnderTheRequestedURLAndKeepsItsFinalURL() async throws {
+        let origin = CacheOrigin()
+        try await TestServer.with({ router in
+            origin.route(router, "/old") { _, _ in .init(status: .found, headers: [("Location", "/new")]) }
+            origin.route(router, "/new") { _, _ in .init(headers: [("Cache-Control", "max-age=600")], body: "moved") }
+        }) { server in
+            let provider = cachingProvider(.memory(clock: CacheClock()))
+            let target = CacheTarget(baseURL: server.baseURL, path: "/old")
+            _ = try await provider.request(target)
+            let hit = try await provider.request(target)
+            #expect(hit.cacheStatus.isFromCache)
+            #expect(try hit.mapString() == "moved")
+            #expect(hit.response?.url?.path == "/new")
+            #expect(origin.hits("/old") == 1)
+            #expect(origin.hits("/new") == 1)
+        }
+    }
 }
