@@ -100,13 +100,14 @@ echo "== building the benchmarks" >&2
 # and before the ceiling is measured.
 run swift package --disable-sandbox --allow-writing-to-package-directory benchmark list >&2
 
-# What nginx serves: the same ~1 KB of JSON as before, the answer of the POST locations, and a
+# What nginx serves: the same ~1 KB of JSON as before (twice: /cached for the cache's hits), the answer of the POST locations, and a
 # sparse file for the download (zeros read from memory, not from the disk).
 python3 - "$nginx_dir/www" <<'EOF'
 import sys
 record = '{"id":1,"name":"user 1","email":"user1@example.com","active":true,"score":1.5,"tags":["alpha","beta","gamma"]}'
 www = sys.argv[1]
 open(f"{www}/json", "w").write("[" + ",".join([record] * 9) + "]")
+open(f"{www}/cached", "w").write("[" + ",".join([record] * 9) + "]")
 open(f"{www}/ok", "w").write('{"ok":true}')
 for name in ("echo", "upload"):  # the static handler refuses a POST of an existing file: 405
     open(f"{www}/{name}", "w").close()
@@ -141,6 +142,9 @@ http {
         root $nginx_dir/www;
         client_max_body_size 0;
         location = /json { default_type application/json; }
+        # The HTTP cache benchmarks: /cached stays fresh for an hour; /json's ETag (nginx sends
+        # one for every static file) answers their revalidations with 304.
+        location = /cached { default_type application/json; add_header Cache-Control "max-age=3600"; }
         location = /download { }
         # POST: the whole body is read before the answer. mirror_request_body makes nginx read
         # it (in memory up to client_body_buffer_size, beyond that into a file under temp/)

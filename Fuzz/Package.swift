@@ -14,6 +14,7 @@ let fuzzTargets = [
     "FuzzMultipart",
     "FuzzResponseMapping",
     "FuzzRequestConversion",
+    "FuzzCacheControl",
 ]
 
 let package = Package(

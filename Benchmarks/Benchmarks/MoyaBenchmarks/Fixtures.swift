@@ -5,6 +5,8 @@ import Moya
 struct BenchAPI: TargetType {
     enum Operation: Sendable {
         case getJSON
+        /// `GET /cached`, which nginx marks fresh for an hour.
+        case getCachedJSON
         case postJSON(Data)
         case download(to: URL)
         case uploadPart(file: URL)
@@ -16,6 +18,7 @@ struct BenchAPI: TargetType {
     var path: String {
         switch operation {
         case .getJSON: return "/json"
+        case .getCachedJSON: return "/cached"
         case .postJSON: return "/echo"
         case .download: return "/download"
         case .uploadPart: return "/upload"
@@ -24,14 +27,14 @@ struct BenchAPI: TargetType {
 
     var method: Moya.Method {
         switch operation {
-        case .getJSON, .download: return .get
+        case .getJSON, .getCachedJSON, .download: return .get
         case .postJSON, .uploadPart: return .post
         }
     }
 
     var task: Moya.Task {
         switch operation {
-        case .getJSON:
+        case .getJSON, .getCachedJSON:
             return .requestPlain
         case .postJSON(let body):
             return .requestData(body)

@@ -18,11 +18,17 @@ public protocol RequestPolicies {
     /// Decides retries for this target before the provider's and session's interceptors do;
     /// `nil` leaves them to those.
     var retryPolicy: RetryPolicy? { get }
+
+    /// How this target's requests use the session's `HTTPCache`; `nil` keeps the cache's own
+    /// policy. Without a cache on the session, there is nothing to use.
+    var cachePolicy: CachePolicy? { get }
 }
 
 extension RequestPolicies {
     public var timeoutInterval: TimeInterval? { nil }
     public var retryPolicy: RetryPolicy? { nil }
+    /// No policy of its own: the cache's applies.
+    public var cachePolicy: CachePolicy? { nil }
 }
 
 extension MultiTarget: RequestPolicies {
@@ -34,5 +40,10 @@ extension MultiTarget: RequestPolicies {
     /// The wrapped target's retry policy, when it adopts `RequestPolicies`.
     public var retryPolicy: RetryPolicy? {
         (target as? RequestPolicies)?.retryPolicy
+    }
+
+    /// The wrapped target's cache policy, when it adopts `RequestPolicies`.
+    public var cachePolicy: CachePolicy? {
+        (target as? RequestPolicies)?.cachePolicy
     }
 }

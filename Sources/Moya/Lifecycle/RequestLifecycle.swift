@@ -46,7 +46,12 @@ final class RequestLifecycle: Sendable {
     init(context: Context, transport: Transport? = nil) {
         self.context = context
         self.transport =
-            transport ?? TransportAssembly.transport(stubBehavior: context.stubBehavior, session: context.session)
+            transport
+            ?? TransportAssembly.transport(
+                stubBehavior: context.stubBehavior,
+                session: context.session,
+                target: UserValue(context.target)
+            )
         self.bindsContext =
             !context.plugins.isEmpty || context.interceptor != nil || context.session.configuration.logger != nil
     }

@@ -40,6 +40,10 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
     /// Where a download task's file was moved to; `nil` for other tasks.
     public let fileURL: URL?
 
+    /// Whether the response came from the network or from the session's `HTTPCache`, and its
+    /// age when cached. `.network` whenever no cache is configured.
+    public let cacheStatus: CacheStatus
+
     /// Creates a response.
     public init(statusCode: Int, data: Data, request: URLRequest? = nil, response: HTTPURLResponse? = nil) {
         self.statusCode = statusCode
@@ -47,15 +51,59 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         self.request = request
         self.head = NIOLockedValueBox(.built(response))
         self.fileURL = nil
+        self.cacheStatus = .network
     }
 
     /// Creates the response to a request sent over the network.
-    init(head: HTTPResponseHead, url: URL, data: Data, request: URLRequest?, fileURL: URL?) {
+    init(
+        head: HTTPResponseHead,
+        url: URL,
+        data: Data,
+        request: URLRequest?,
+        fileURL: URL?,
+        cacheStatus: CacheStatus = .network
+    ) {
         self.statusCode = Int(head.status.code)
         self.data = data
         self.request = request
         self.head = NIOLockedValueBox(.received(head, url))
         self.fileURL = fileURL
+        self.cacheStatus = cacheStatus
+    }
+
+    private init(copying other: Response, cacheStatus: CacheStatus) {
+        statusCode = other.statusCode
+        data = other.data
+        request = other.request
+        head = NIOLockedValueBox(other.head.withLockedValue { $0 })
+        fileURL = other.fileURL
+        self.cacheStatus = cacheStatus
+    }
+
+    /// The same response, with another cache status.
+    func with(cacheStatus: CacheStatus) -> Response {
+        Response(copying: self, cacheStatus: cacheStatus)
+    }
+
+    /// The head as received, for the cache to store: status, header fields and final URL.
+    var receivedHead: (head: HTTPResponseHead, url: URL)? {
+        head.withLockedValue { head in
+            switch head {
+            case let .received(received, url):
+                return (received, url)
+            case .built(let response):
+                guard let response, let url = response.url else { return nil }
+                var headers = HTTPHeaders()
+                for (name, value) in response.allHeaderFields {
+                    guard let name = name as? String, let value = value as? String,
+                        HeaderValidation.problem(name: name, value: value) == nil
+                    else { continue }
+                    headers.add(name: name, value: value)
+                }
+                let status = HTTPResponseStatus(statusCode: response.statusCode)
+                return (HTTPResponseHead(version: .http1_1, status: status, headers: headers), url)
+            }
+        }
     }
 
     /// Every value of the header `name` (case-insensitive), in order, as received.

@@ -70,6 +70,13 @@ extension Session {
         /// ```
         public var logger: Logger?
 
+        /// The HTTP cache requests go through; `nil` (the default) for none, as in Moya 15.
+        ///
+        /// ```swift
+        /// let session = Session(configuration: .init(cache: .memory(maxBytes: 20 << 20)))
+        /// ```
+        public var cache: HTTPCache?
+
         /// Creates a configuration with URLSession-like defaults.
         public init(
             connectTimeout: TimeAmount = .seconds(10),
@@ -84,8 +91,10 @@ extension Session {
             tlsConfiguration: TLSConfiguration? = nil,
             serverTrustPolicies: [String: ServerTrustPolicy] = [:],
             temporaryDirectory: URL? = nil,
-            logger: Logger? = nil
+            logger: Logger? = nil,
+            cache: HTTPCache? = nil
         ) {
+            self.cache = cache
             self.temporaryDirectory = temporaryDirectory
             self.logger = logger
             self.tlsConfiguration = tlsConfiguration

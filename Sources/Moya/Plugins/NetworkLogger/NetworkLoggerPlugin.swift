@@ -133,6 +133,10 @@ extension NetworkLoggerPlugin {
         } else {
             output.append(entry("Response", "Received empty network response for \(target).", target))
         }
+        // Only when a cache took part, so that the entries stay Moya 15's without one.
+        if response.cacheStatus != .network {
+            output.append(entry("Cache", response.cacheStatus.description, target))
+        }
 
         let options = configuration.logOptions
         let logsBody = isFromError ? options.contains(.errorResponseBody) : options.contains(.successResponseBody)

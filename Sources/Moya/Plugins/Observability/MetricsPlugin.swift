@@ -8,6 +8,9 @@ import NIOConcurrencyHelpers
 ///   `cancelled`);
 /// - `moya_request_duration`, a timer, from `willSend` to the response;
 /// - `moya_requests_in_flight`, a meter, up on `willSend` and down on the response.
+/// - `moya_cache_requests_total`, a counter of the requests an `HTTPCache` took part in, by
+///   `result`: `hit`, `miss`, `revalidated`, `stale` (served after a network failure) or
+///   `unsatisfiable` (`only-if-cached` with nothing stored).
 public final class MetricsPlugin: PluginType {
     private struct InFlight {
         var start: ContinuousClock.Instant
@@ -48,6 +51,14 @@ public final class MetricsPlugin: PluginType {
             factory: factory
         )
         .increment()
+        if let cacheResult = Self.cacheResult(of: result) {
+            Counter(
+                label: "moya_cache_requests_total",
+                dimensions: dimensions + [("result", cacheResult)],
+                factory: factory
+            )
+            .increment()
+        }
         let elapsed = ContinuousClock.now - entry.start
         Metrics.Timer(label: "moya_request_duration", dimensions: dimensions, factory: factory)
             .recordNanoseconds(
@@ -61,6 +72,23 @@ public final class MetricsPlugin: PluginType {
             dimensions: [("target", entry.target), ("method", entry.method)],
             factory: factory
         )
+    }
+
+    /// The cache's part in the response, or `nil` when no cache took part.
+    static func cacheResult(of result: Result<Response, MoyaError>) -> String? {
+        let response: Response?
+        switch result {
+        case .success(let received): response = received
+        case .failure(let error): response = error.response
+        }
+        switch response?.cacheStatus {
+        case .hit: return "hit"
+        case .miss: return "miss"
+        case .revalidated: return "revalidated"
+        case .staleIfError: return "stale"
+        case .unsatisfiable: return "unsatisfiable"
+        case .network, nil: return nil
+        }
     }
 
     static func statusClass(of result: Result<Response, MoyaError>) -> String {

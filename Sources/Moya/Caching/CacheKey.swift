@@ -1,0 +1,37 @@
+import Crypto
+import Foundation
+
+/// Where a response is stored: its request's method and URL (RFC 9111 2), without the
+/// fragment, which never reaches the server.
+///
+/// Which of the request's headers the response varies on is kept in the entry itself
+/// (`RequestVariant`): one response is stored per method and URL, the latest, as OkHttp does.
+struct CacheKey: Hashable, Sendable {
+    let method: String
+    let url: String
+
+    /// The key of a request, or `nil` for a request without a URL.
+    init?(method: String, url: URL?) {
+        guard let url else { return nil }
+        self.method = method.uppercased()
+        var text = url.absoluteString
+        if let hash = text.firstIndex(of: "#") {
+            text = String(text[..<hash])
+        }
+        self.url = text
+    }
+
+    /// The key under which a `GET` of `url` is stored, as an unsafe request invalidates it.
+    static func get(_ url: URL?) -> CacheKey? {
+        CacheKey(method: "GET", url: url)
+    }
+
+    /// A SHA-256 of the key, in hexadecimal: a disk entry's file name, which so shows neither
+    /// the URL nor anything in its query.
+    var digest: String {
+        SHA256.hash(data: Data("\(method) \(url)".utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

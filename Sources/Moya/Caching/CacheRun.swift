@@ -1,0 +1,254 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOHTTP1
+
+/// One request through `CachingTransport`: performs what the cache rules decide, with the
+/// cancellation and completion rules of its `StateMachine`. It is also the request's handle.
+final class CacheRun: TransportHandle {
+    private let transport: CachingTransport
+    private let exchange: Exchange
+    private let events: TransportEvents
+    private let url: URL
+    private let machine = NIOLockedValueBox(CachingTransport.StateMachine())
+    private let stopSignal = StopSignal()
+
+    private var cache: HTTPCache { transport.cache }
+
+    init(transport: CachingTransport, exchange: Exchange, events: TransportEvents, url: URL) {
+        self.transport = transport
+        self.exchange = exchange
+        self.events = events
+        self.url = url
+    }
+
+    func cancel(then stopped: @escaping @Sendable () -> Void) {
+        switch machine.withLockedValue({ $0.cancel() }) {
+        case .cancelBase(let handle):
+            stopSignal.whenStopped(stopped)
+            handle.cancel(then: { [stopSignal] in stopSignal.stop() })
+        case .stopAtNextStep, .alreadyStopped:
+            stopSignal.whenStopped(stopped)
+        }
+    }
+
+    // MARK: Unsafe methods
+
+    /// Sends the request, then removes what is stored for its URL if it succeeded.
+    func sendInvalidating() {
+        send(exchange) { [self] result in
+            guard case .success(let response) = result, (200..<400).contains(response.statusCode) else {
+                complete(result)
+                return
+            }
+            let keys = CachingTransport.invalidatedKeys(requestURL: url, response: response)
+            cache.perform { [self] in
+                for key in keys {
+                    cache.store.remove(key)
+                }
+                complete(result)
+            }
+        }
+    }
+
+    // MARK: GET
+
+    /// Looks the request up and acts on what the rules decide.
+    func lookUp(_ key: CacheKey) {
+        let request = exchange.request
+        let requestControl = CacheDecision.requestControl(of: request)
+        // A request with its own validators expects the server's answer to them.
+        guard !Self.conditionalHeaders.contains(where: { request.value(forHTTPHeaderField: $0) != nil }) else {
+            fetch(key, stored: nil, validating: false)
+            return
+        }
+        cache.perform { [self] in
+            let stored = cache.store.entry(for: key).flatMap { entry in
+                entry.variant.matches(request, sessionHeaders: transport.sessionHeaders) ? entry : nil
+            }
+            guard machine.withLockedValue({ $0.mayContinue }) else {
+                stopSignal.stop()
+                return
+            }
+            let decision = CacheDecision.decide(
+                requestControl: requestControl,
+                policy: transport.policy,
+                stored: stored,
+                now: cache.now()
+            )
+            switch decision {
+            case let .serve(stored, age):
+                reportProgress(of: stored)
+                complete(.success(CacheResponses.response(from: stored, age: age, status: .hit(age: age), exchange)))
+            case .unsatisfiable:
+                complete(.success(CacheResponses.gatewayTimeout(for: exchange, url: url)))
+            case .validate(let stored):
+                fetch(key, stored: stored, validating: true)
+            case .fetch(let stored):
+                fetch(key, stored: stored, validating: false)
+            }
+        }
+    }
+
+    static let conditionalHeaders = [
+        "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range",
+    ]
+
+    /// Asks the server, with `stored`'s validators when `validating`.
+    private func fetch(_ key: CacheKey, stored: CachedResponse?, validating: Bool) {
+        var sent = exchange
+        if validating, let stored {
+            if let entityTag = stored.entityTag {
+                sent.request.setValue(entityTag, forHTTPHeaderField: "If-None-Match")
+            }
+            if let lastModified = stored.lastModified {
+                sent.request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+            }
+        }
+        let requestTime = cache.now()
+        send(sent) { [self] result in
+            answered(result, key: key, stored: stored, validating: validating, requestTime: requestTime)
+        }
+    }
+
+    private func answered(
+        _ result: Result<Response, MoyaError>,
+        key: CacheKey,
+        stored: CachedResponse?,
+        validating: Bool,
+        requestTime: Date
+    ) {
+        let now = cache.now()
+        let response: Response
+        switch result {
+        case .failure(let error):
+            if !error.isCancellation, let stored,
+                let age = CacheDecision.staleIfError(stored, policy: transport.policy, now: now)
+            {
+                reportProgress(of: stored)
+                complete(
+                    .success(CacheResponses.response(from: stored, age: age, status: .staleIfError(age: age), exchange))
+                )
+            } else {
+                complete(result)
+            }
+            return
+        case .success(let received):
+            response = received
+        }
+
+        if validating, let stored, response.statusCode == 304 {
+            revalidated(stored, by: response, key: key, requestTime: requestTime, responseTime: now)
+            return
+        }
+        if CacheDecision.serverErrors.contains(response.statusCode), let stored,
+            let age = CacheDecision.staleIfError(stored, policy: transport.policy, now: now)
+        {
+            complete(
+                .success(CacheResponses.response(from: stored, age: age, status: .staleIfError(age: age), exchange))
+            )
+            return
+        }
+        let entry = CacheResponses.entry(
+            for: response,
+            exchange: exchange,
+            cache: cache,
+            sessionHeaders: transport.sessionHeaders,
+            requestTime: requestTime,
+            responseTime: now
+        )
+        // A newer answer that may not be stored outdates the stored response, unless it is a
+        // server error, which says nothing about it.
+        let outdatesStored = stored != nil && response.statusCode < 500
+        guard entry != nil || outdatesStored else {
+            complete(.success(response.with(cacheStatus: .miss)))
+            return
+        }
+        cache.perform { [self] in
+            if let entry {
+                cache.store.store(entry, for: key)
+            } else {
+                cache.store.remove(key)
+            }
+            complete(.success(response.with(cacheStatus: .miss)))
+        }
+    }
+
+    /// A `304` confirmed `stored`: its headers are updated (RFC 9111 4.3.4) and it is served,
+    /// unless the `304` names another representation, which is then fetched in full.
+    private func revalidated(
+        _ stored: CachedResponse,
+        by notModified: Response,
+        key: CacheKey,
+        requestTime: Date,
+        responseTime: Date
+    ) {
+        let headers = notModified.receivedHead?.head.headers ?? HTTPHeaders()
+        if let tag = headers.first(name: "ETag"), let storedTag = stored.entityTag,
+            Self.weakTag(tag) != Self.weakTag(storedTag)
+        {
+            cache.perform { [self] in
+                cache.store.remove(key)
+                fetch(key, stored: nil, validating: false)
+            }
+            return
+        }
+        var refreshed = stored
+        refreshed.headers = stored.headers.updated(with: headers)
+        refreshed.requestTime = requestTime
+        refreshed.responseTime = responseTime
+        let updated = refreshed
+        let age = CacheFreshness(of: updated, now: responseTime).age
+        cache.perform { [self] in
+            cache.store.store(updated, for: key)
+            reportProgress(of: updated)
+            complete(
+                .success(CacheResponses.response(from: updated, age: age, status: .revalidated(age: age), exchange))
+            )
+        }
+    }
+
+    /// An entity tag without its weakness mark, for the weak comparison of RFC 9110 8.8.3.2.
+    private static func weakTag(_ tag: String) -> String {
+        let trimmed = tag.trimmingCharacters(in: .whitespaces)
+        return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+    }
+
+    // MARK: Steps
+
+    /// Hands `exchange` to the base transport; `answer` runs with its result unless the run is
+    /// cancelled first.
+    private func send(_ exchange: Exchange, answer: @escaping @Sendable (Result<Response, MoyaError>) -> Void) {
+        guard machine.withLockedValue({ $0.willSend() }) else {
+            stopSignal.stop()
+            return
+        }
+        let baseEvents = TransportEvents(
+            wantsProgress: events.wantsProgress,
+            progress: events.progress,
+            completion: { [self] result in
+                guard machine.withLockedValue({ $0.networkFinished() }) else { return }
+                answer(result)
+            }
+        )
+        let handle = transport.base.send(exchange, events: baseEvents)
+        if machine.withLockedValue({ $0.sendReturned(handle) }) {
+            handle.cancel(then: { [stopSignal] in stopSignal.stop() })
+        }
+    }
+
+    /// Ends the run: the completion, unless it was cancelled.
+    private func complete(_ result: Result<Response, MoyaError>) {
+        if machine.withLockedValue({ $0.finish() }) {
+            events.completion(result)
+        }
+        stopSignal.stop()
+    }
+
+    /// A body served from the cache arrives whole: one report, as a transfer's last.
+    private func reportProgress(of stored: CachedResponse) {
+        guard events.wantsProgress() else { return }
+        let progress = Progress(totalUnitCount: Int64(stored.body.count))
+        progress.completedUnitCount = Int64(stored.body.count)
+        events.progress(progress)
+    }
+}
