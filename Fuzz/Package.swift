@@ -14,6 +14,7 @@ let fuzzTargets = [
     "FuzzMultipart",
     "FuzzResponseMapping",
     "FuzzRequestConversion",
+    "FuzzServerSentEvents",
 ]
 
 let package = Package(
