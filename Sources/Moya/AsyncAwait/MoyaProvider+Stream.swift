@@ -8,8 +8,9 @@ extension MoyaProvider {
     /// `prepare` and `willSend`, the interceptors, and the target's `validationType`, applied to
     /// the head before any chunk is read (a refused status throws, as for `request(_:)`, with
     /// a `Response` carrying up to 64 KiB of the body). Plugins receive `didReceive` once, when
-    /// the stream ends: a `Response` with the head and an empty body when the body completed,
-    /// else the error (the cancelled error when the reader left early).
+    /// the stream ends for its reader: a `Response` with the head and an empty body once the
+    /// reader reached the end of a complete body, the error it met otherwise, or the cancelled
+    /// error when it left before the transfer ended. A `StreamPluginType` also sees each chunk.
     ///
     /// The body is paced by its reader, so memory stays bounded. The idle timeout (the
     /// session's `readTimeout`, or the request's `timeoutInterval`) applies between chunks

@@ -19,7 +19,7 @@ extension ChunkChannel {
 
         /// Why the channel terminated: reported once.
         enum Termination {
-            /// The producer ended; the consumer may still be reading what was buffered.
+            /// The producer ended so, and the consumer read the ending or left after it.
             case producerEnded(Ending)
             /// The consumer left before the producer ended: the transfer must stop.
             case consumerLeft
@@ -47,8 +47,9 @@ extension ChunkChannel {
         /// What the consumer does when it asks for the next chunk.
         enum NextAction {
             case chunk(Data, resumeProducer: Producer?)
-            /// The body ended: `nil` when it finished cleanly, else the error to throw.
-            case end(MoyaError?)
+            /// The body ended: `nil` when it finished cleanly, else the error to throw; with the
+            /// termination to report the first time.
+            case end(MoyaError?, Termination?)
             /// Nothing is buffered: wait (only returned by `consumerWaits`: see there).
             case wait
         }
@@ -87,9 +88,6 @@ extension ChunkChannel {
             self.lowWatermark = min(max(0, lowWatermark), self.highWatermark - 1)
         }
 
-        /// Whether the producer has ended (so a late cancel changes nothing).
-        var hasEnded: Bool { ending != nil }
-
         // MARK: Producer
 
         mutating func send(_ chunk: Data) -> SendAction {
@@ -110,14 +108,15 @@ extension ChunkChannel {
         }
 
         mutating func finish(_ ending: Ending) -> FinishAction {
-            guard self.ending == nil, !terminated else { return FinishAction() }
+            guard self.ending == nil, !consumerDone else { return FinishAction() }
             self.ending = ending
-            terminated = true
-            var action = FinishAction(termination: .producerEnded(ending))
+            var action = FinishAction()
             if let consumer = waitingConsumer {
                 waitingConsumer = nil
                 consumerDone = true
+                terminated = true
                 action.consumer = (consumer, ending.error)
+                action.termination = .producerEnded(ending)
             }
             return action
         }
@@ -142,11 +141,12 @@ extension ChunkChannel {
                 return .chunk(chunk, resumeProducer: resume)
             }
             if consumerDone {
-                return .end(nil)
+                return .end(nil, nil)
             }
             if let ending {
                 consumerDone = true
-                return .end(ending.error)
+                terminated = true
+                return .end(ending.error, .producerEnded(ending))
             }
             return .wait
         }
@@ -173,7 +173,7 @@ extension ChunkChannel {
             waitingProducer = nil
             if !terminated {
                 terminated = true
-                action.termination = .consumerLeft
+                action.termination = ending.map { .producerEnded($0) } ?? .consumerLeft
             }
             return action
         }

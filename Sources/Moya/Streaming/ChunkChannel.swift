@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 /// back-pressure: a slow reader slows the transfer, and memory stays bounded.
 ///
 /// `StateMachine` holds the rules; this type keeps it behind a lock and resumes whoever waits,
-/// outside the lock. `onTerminate` runs once, when the producer ended or the reader left.
+/// outside the lock. `onTerminate` runs once, when the reader is done: it read the end, or left.
 final class ChunkChannel: Sendable {
     typealias Machine = StateMachine<CheckedContinuation<Result<Data?, MoyaError>, Never>, @Sendable () -> Void>
     typealias Termination = Machine.Termination
@@ -59,11 +59,6 @@ final class ChunkChannel: Sendable {
         }
     }
 
-    /// Whether the producer has ended.
-    var hasEnded: Bool {
-        machine.withLockedValue { $0.hasEnded }
-    }
-
     // MARK: Consumer
 
     /// Whether this is the first iterator, which alone reads the body.
@@ -109,7 +104,10 @@ final class ChunkChannel: Sendable {
         case .chunk(let chunk, let producer):
             producer?()
             return .value(chunk)
-        case .end(let error):
+        case .end(let error, let termination):
+            if let termination {
+                onTerminate(termination)
+            }
             if let error {
                 throw error
             }

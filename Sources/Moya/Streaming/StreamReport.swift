@@ -1,8 +1,8 @@
 import NIOConcurrencyHelpers
 
-/// Tells plugins, once, that a stream handed to its caller has ended: `didReceive` with the
-/// head and an empty body when the body completed, the transfer's error when it failed, or
-/// the cancelled error when the reader left early.
+/// Tells plugins, once, that a stream handed to its caller has ended for its reader:
+/// `didReceive` with the head and an empty body when the body completed, the transfer's error
+/// when it failed, or the cancelled error when the reader left before the transfer ended.
 final class StreamReport: Sendable {
     private let machine = NIOLockedValueBox(StateMachine())
     private let report: @Sendable (Result<Response, MoyaError>) -> Void

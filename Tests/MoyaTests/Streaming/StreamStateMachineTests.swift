@@ -66,33 +66,42 @@ struct StreamStateMachineTests {
         }
     }
 
-    @Test func theReaderGetsBufferedChunksBeforeTheEndingWhichTerminatesOnce() {
+    @Test func theReaderGetsBufferedChunksThenTheEndingWhichTerminatesOnce() {
         var machine = Channel(highWatermark: 100, lowWatermark: 10)
         _ = machine.send(chunk(1))
         let failure = MoyaError.underlying(URLError(.networkConnectionLost), nil)
+        // The reader has not read the end yet: nothing terminates.
         let finish = machine.finish(.failed(failure))
-        guard case .producerEnded(.failed)? = finish.termination else {
-            Issue.record("no termination")
-            return
-        }
+        #expect(finish.termination == nil)
         let secondFinish = machine.finish(.finished)
-        #expect(secondFinish.termination == nil)
+        #expect(secondFinish.consumer == nil)
         guard case .chunk = machine.next() else {
             Issue.record("lost the buffered chunk")
             return
         }
-        guard case .end(let error?) = machine.next() else {
-            Issue.record("no error after the chunk")
+        guard case .end(let error?, .producerEnded(.failed)?) = machine.next() else {
+            Issue.record("no error and termination after the chunk")
             return
         }
         #expect(error.errorCode == failure.errorCode)
-        guard case .end(nil) = machine.next() else {
-            Issue.record("the error was reported twice")
+        guard case .end(nil, nil) = machine.next() else {
+            Issue.record("the end was reported twice")
             return
         }
         // The reader leaving after the end changes nothing.
         let left = machine.consumerLeft()
         #expect(left.termination == nil)
+    }
+
+    @Test func aReaderLeavingAfterTheProducerEndedReportsHowTheBodyEnded() {
+        var machine = Channel(highWatermark: 100, lowWatermark: 10)
+        _ = machine.send(chunk(1))
+        _ = machine.finish(.finished)
+        let leave = machine.consumerLeft()
+        guard case .producerEnded(.finished)? = leave.termination else {
+            Issue.record("expected the completed body, got \(String(describing: leave.termination))")
+            return
+        }
     }
 
     @Test func aWaitingReaderIsResumedWithTheEnding() {
@@ -101,6 +110,10 @@ struct StreamStateMachineTests {
         let finish = machine.finish(.finished)
         #expect(finish.consumer?.0 == "reader")
         #expect(finish.consumer?.1 == nil)
+        guard case .producerEnded(.finished)? = finish.termination else {
+            Issue.record("no termination")
+            return
+        }
     }
 
     @Test func theReaderLeavingTerminatesReleasesTheProducerAndDropsLaterChunks() {
