@@ -93,6 +93,8 @@ let benchmarks: @Sendable () -> Void = {
         ))
     }
 
+    eventStreamBenchmarks(quick)
+
     let response = Response(statusCode: 200, data: Payloads.json1MB)
     Benchmark("map(Decodable) of 1 MB · Moya", configuration: quick) { benchmark in
         benchmark.measurement(requestsMetric, 4)
