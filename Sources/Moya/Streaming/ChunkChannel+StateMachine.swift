@@ -81,6 +81,9 @@ extension ChunkChannel {
         private var terminated = false
         /// The consumer left, or has read the ending: nothing more is delivered.
         private var consumerDone = false
+        /// The consumer left before reading the ending: its next read, racing with its
+        /// cancel, must throw the cancelled error rather than end quietly.
+        private var leftEarly = false
         private var iteratorMade = false
 
         init(highWatermark: Int, lowWatermark: Int) {
@@ -141,7 +144,8 @@ extension ChunkChannel {
                 return .chunk(chunk, resumeProducer: resume)
             }
             if consumerDone {
-                return .end(nil, nil)
+                defer { leftEarly = false }
+                return .end(leftEarly ? .cancelled : nil, nil)
             }
             if let ending {
                 consumerDone = true
@@ -167,6 +171,9 @@ extension ChunkChannel {
             waitingConsumer = nil
             guard !consumerDone else { return action }
             consumerDone = true
+            // A consumer waiting now gets the cancelled error with the action; one that was not
+            // gets it from its next read.
+            leftEarly = action.consumer == nil
             buffer.removeAll()
             bufferedBytes = 0
             action.producer = waitingProducer

@@ -136,6 +136,21 @@ struct StreamStateMachineTests {
         #expect(leftAgain.termination == nil)
     }
 
+    @Test func aReaderCancelledBetweenReadsGetsTheCancelledErrorFromItsNextRead() {
+        var machine = Channel(highWatermark: 10, lowWatermark: 5)
+        _ = machine.send(chunk(1))
+        _ = machine.consumerLeft()
+        guard case .end(let error?, nil) = machine.next() else {
+            Issue.record("the read ended quietly")
+            return
+        }
+        #expect(error.isCancellation)
+        guard case .end(nil, nil) = machine.next() else {
+            Issue.record("cancelled twice")
+            return
+        }
+    }
+
     @Test func droppingTheStreamUnreadTerminatesButNotWhileAnIteratorReads() {
         var unread = Channel(highWatermark: 10, lowWatermark: 5)
         guard case .consumerLeft? = unread.sequenceDropped().termination else {
