@@ -59,7 +59,9 @@ public struct ServerSentEvent: Sendable, Hashable {
         if event != "message" {
             text += "event: \(Self.singleLine(event))\n"
         }
-        if let id, !id.contains(where: { $0.isNewline || $0 == "\0" }) {
+        // Only CR and LF end a line in the format (`Character.isNewline` also takes form feeds
+        // and other separators, which an ID may hold).
+        if let id, !id.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) {
             text += "id: \(id)\n"
         }
         if let retry, retry >= 0 {

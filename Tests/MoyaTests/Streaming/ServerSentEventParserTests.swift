@@ -171,6 +171,12 @@ struct ServerSentEventParserTests {
         #expect(try parse(text) == events)
     }
 
+    /// Found by `FuzzServerSentEvents`: an ID holding a form feed was left out when written.
+    @Test func anIDWithAFormFeedOrOtherSeparatorsIsWrittenAndReadBack() throws {
+        let event = ServerSentEvent(data: "o", id: "1\u{FFFD}{=\u{0C}\u{0B}\u{2028}\u{85}}")
+        #expect(try parse(event.wireRepresentation) == [event])
+    }
+
     @Test func decodeMapsTheDataAndThrowsObjectMapping() throws {
         struct Message: Decodable, Equatable { var text: String }
         #expect(try ServerSentEvent(data: #"{"text":"hi"}"#).decode(Message.self) == Message(text: "hi"))
