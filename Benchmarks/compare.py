@@ -27,7 +27,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-WHO = ["Moya", "AHC raw", "AHC+Data", "JSONDecoder"]
+WHO = ["Moya", "AHC raw", "AHC+Data", "JSONDecoder", "Parser alone"]
 # Benchmarks that move one file per iteration: their throughput is shown in MiB/s.
 TRANSFERS = ("Download", "Multipart upload")
 # The server must answer at least this many times faster than the fastest client.
@@ -178,7 +178,10 @@ def main():
 
     def data_baseline(work):
         whos = {who for by_work, _ in runs for who in by_work.get(work, {})}
-        return "AHC+Data" if "AHC+Data" in whos else ("JSONDecoder" if "JSONDecoder" in whos else None)
+        for baseline in ("AHC+Data", "JSONDecoder", "Parser alone"):
+            if baseline in whos:
+                return baseline
+        return None
 
     # The server's ceiling, and whether it outpaces the clients.
     print(f"{len(runs)} run(s); figures are the median over the runs, with the min–max in parentheses.")

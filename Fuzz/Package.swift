@@ -15,6 +15,7 @@ let fuzzTargets = [
     "FuzzResponseMapping",
     "FuzzRequestConversion",
     "FuzzCacheControl",
+    "FuzzServerSentEvents",
 ]
 
 let package = Package(

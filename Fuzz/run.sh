@@ -14,7 +14,7 @@ case "$seconds" in
 esac
 
 here="$(cd "$(dirname "$0")" && pwd)"
-targets=(${FUZZ_TARGETS:-FuzzURLEncoding FuzzJSONEncoding FuzzMultipart FuzzResponseMapping FuzzRequestConversion FuzzCacheControl})
+targets=(${FUZZ_TARGETS:-FuzzURLEncoding FuzzJSONEncoding FuzzMultipart FuzzResponseMapping FuzzRequestConversion FuzzCacheControl FuzzServerSentEvents})
 
 # -sanitize=fuzzer on every module (Moya included) gives the fuzzer coverage feedback
 # inside the library; the fuzz targets add it to their link step themselves.

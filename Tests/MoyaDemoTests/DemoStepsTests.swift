@@ -23,7 +23,7 @@ import Testing
     @Test func everyStepHasADistinctName() {
         let names = DemoSteps.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 11)
+        #expect(names.count == 12)
     }
 
     @Test func loggerShowsTheAuthorizationHeaderRedacted() async throws {

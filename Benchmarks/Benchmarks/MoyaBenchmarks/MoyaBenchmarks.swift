@@ -94,6 +94,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     cacheBenchmarks(quick)
+    eventStreamBenchmarks(quick)
 
     let response = Response(statusCode: 200, data: Payloads.json1MB)
     Benchmark("map(Decodable) of 1 MB · Moya", configuration: quick) { benchmark in

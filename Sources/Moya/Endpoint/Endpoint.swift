@@ -12,6 +12,10 @@ open class Endpoint: @unchecked Sendable {
     /// A closure that returns the sample response of the endpoint.
     public typealias SampleResponseClosure = () -> EndpointSampleResponse
 
+    /// A closure that returns what a stubbed stream of the endpoint answers; `nil` lets the
+    /// sample response answer instead.
+    public typealias SampleStreamClosure = () -> SampleStream?
+
     /// A string representation of the URL for the request.
     public let url: String
 
@@ -27,19 +31,25 @@ open class Endpoint: @unchecked Sendable {
     /// The HTTP header fields for the request.
     public let httpHeaderFields: [String: String]?
 
+    /// What `stream(_:)` and `events(_:reconnect:)` answer when the request is stubbed; `nil`
+    /// streams the sample response's data as one chunk.
+    public let sampleStreamClosure: SampleStreamClosure?
+
     /// Creates an endpoint.
     public init(
         url: String,
         sampleResponseClosure: @escaping SampleResponseClosure,
         method: Moya.Method,
         task: Task,
-        httpHeaderFields: [String: String]? = nil
+        httpHeaderFields: [String: String]? = nil,
+        sampleStreamClosure: SampleStreamClosure? = nil
     ) {
         self.url = url
         self.sampleResponseClosure = sampleResponseClosure
         self.method = method
         self.task = task
         self.httpHeaderFields = httpHeaderFields
+        self.sampleStreamClosure = sampleStreamClosure
     }
 
     /// Convenience method for creating a new `Endpoint` with the same properties as the
@@ -50,7 +60,8 @@ open class Endpoint: @unchecked Sendable {
             sampleResponseClosure: sampleResponseClosure,
             method: method,
             task: task,
-            httpHeaderFields: add(httpHeaderFields: newHTTPHeaderFields)
+            httpHeaderFields: add(httpHeaderFields: newHTTPHeaderFields),
+            sampleStreamClosure: sampleStreamClosure
         )
     }
 
@@ -62,7 +73,8 @@ open class Endpoint: @unchecked Sendable {
             sampleResponseClosure: sampleResponseClosure,
             method: method,
             task: task,
-            httpHeaderFields: httpHeaderFields
+            httpHeaderFields: httpHeaderFields,
+            sampleStreamClosure: sampleStreamClosure
         )
     }
 

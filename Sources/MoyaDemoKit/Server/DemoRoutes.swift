@@ -20,6 +20,7 @@ enum DemoRoutes {
         addTransferRoutes(to: router)
         addFlakyRoute(to: router, counter: FlakyCounter())
         addTokenRoutes(to: router)
+        ChatRoute.add(to: router)
         return router
     }
 

@@ -13,6 +13,7 @@ public enum DemoSteps {
         refresh,
         stubbing,
         asyncCombine,
+        streaming,
     ]
 
     /// The step `--step` names, if there is one.

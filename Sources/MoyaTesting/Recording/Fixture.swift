@@ -25,6 +25,10 @@ struct Fixture: Codable, Sendable, Equatable {
         var bodyEncoding: BodyEncoding
         /// Whether the body was downloaded to a file rather than received in memory.
         var isDownload: Bool?
+        /// A streamed body as the chunks it arrived in (`stream(_:)`, `events(_:reconnect:)`),
+        /// replayed chunk by chunk; `body` holds them joined.
+        var chunks: [String]?
+        var chunksEncoding: BodyEncoding?
     }
 
     enum BodyEncoding: String, Codable, Sendable {
@@ -38,6 +42,15 @@ struct Fixture: Codable, Sendable, Equatable {
             return (text, .utf8)
         }
         return (data.base64EncodedString(), .base64)
+    }
+
+    /// Chunks as fixture text: all as text when each is UTF-8 on its own, else all as base64.
+    static func encode(chunks: [Data]) -> (texts: [String], encoding: BodyEncoding) {
+        let texts = chunks.compactMap { String(data: $0, encoding: .utf8) }
+        if texts.count == chunks.count {
+            return (texts, .utf8)
+        }
+        return (chunks.map { $0.base64EncodedString() }, .base64)
     }
 
     /// The bytes that `text` stands for, or `nil` when base64 text is damaged.

@@ -48,6 +48,9 @@ public final class Recorder: Sendable {
     /// Write failures seen in `didReceive`, reported by `process` for the same response.
     let pendingFailures = NIOLockedValueBox<[ObjectIdentifier: FixtureError]>([:])
 
+    /// The chunks of the streams being recorded, by `RequestContext.requestID`.
+    let streamChunks = NIOLockedValueBox<[String: [Data]]>([:])
+
     /// Creates a recorder.
     ///
     /// - Parameters:
@@ -83,9 +86,10 @@ public final class Recorder: Sendable {
             // An endpoint that builds no request fails in the provider with its own error.
             guard let request = try? endpoint.urlRequest() else { return endpoint }
             let name = FixtureName(target: target, request: request, redaction: redaction)
-            return endpoint.replacing(sampleResponseClosure: { [self] in
-                sampleResponse(for: name, request: request)
-            })
+            return
+                endpoint
+                .replacing(sampleResponseClosure: { [self] in sampleResponse(for: name, request: request) })
+                .replacing(sampleStreamClosure: { [self] in sampleStream(for: name, request: request) })
         }
     }
 
@@ -132,6 +136,23 @@ public final class Recorder: Sendable {
     ) -> FixtureName? {
         guard let request = try? base(target).urlRequest() else { return nil }
         return FixtureName(target: target, request: request, redaction: redaction)
+    }
+
+    /// A recorded stream's chunks as a sample stream; `nil` for a fixture without chunks, or
+    /// none, which the sample response then answers (with its error, for a missing file).
+    private func sampleStream(for name: FixtureName, request: URLRequest) -> SampleStream? {
+        guard let fixture = try? store.read(name, for: ""), let texts = fixture.response.chunks else { return nil }
+        let encoding = fixture.response.chunksEncoding ?? .utf8
+        var chunks: [Data] = []
+        for text in texts {
+            guard let chunk = Fixture.decode(body: text, encoding: encoding) else { return nil }
+            chunks.append(chunk)
+        }
+        return SampleStream(
+            statusCode: fixture.response.statusCode,
+            headers: fixture.response.headers,
+            parts: chunks.map { .chunk($0) }
+        )
     }
 
     /// The fixture as a sample response, or the error naming the file that is missing.

@@ -1,11 +1,20 @@
 import Foundation
 import Moya
 
-/// The recorder's plugin: writes fixtures as responses arrive, and finishes replayed downloads.
-struct RecorderPlugin: PluginType {
+/// The recorder's plugin: writes fixtures as responses arrive (a streamed one as its chunks),
+/// and finishes replayed downloads.
+struct RecorderPlugin: StreamPluginType {
     let recorder: Recorder
 
+    func didReceive(chunk: Data, target: TargetType) {
+        guard recorder.mode != .replay, let id = RequestContext.current?.requestID else { return }
+        recorder.streamChunks.withLockedValue { $0[id, default: []].append(chunk) }
+    }
+
     func didReceive(_ result: Result<Moya.Response, MoyaError>, target: TargetType) {
+        let chunks = RequestContext.current.flatMap { context in
+            recorder.streamChunks.withLockedValue { $0.removeValue(forKey: context.requestID) }
+        }
         guard recorder.mode != .replay, let response = Self.response(in: result), let request = response.request else {
             return
         }
@@ -15,7 +24,7 @@ struct RecorderPlugin: PluginType {
         }
         let name = FixtureName(target: target, request: request, redaction: recorder.redaction)
         do {
-            let fixture = try makeFixture(response: response, request: request, name: name)
+            let fixture = try makeFixture(response: response, request: request, name: name, chunks: chunks)
             try recorder.store.write(fixture, to: name, onlyIfMissing: recorder.mode == .recordMissing)
         } catch {
             recorder.pendingFailures.withLockedValue { $0[ObjectIdentifier(response)] = error }
@@ -44,10 +53,11 @@ struct RecorderPlugin: PluginType {
     private func makeFixture(
         response: Moya.Response,
         request: URLRequest,
-        name: FixtureName
+        name: FixtureName,
+        chunks: [Data]?
     ) throws(FixtureError) -> Fixture {
         let redaction = recorder.redaction
-        var body = response.data
+        var body = chunks.map { $0.reduce(into: Data()) { $0.append($1) } } ?? response.data
         if let file = response.fileURL {
             do {
                 body = try Data(contentsOf: file)
@@ -73,6 +83,9 @@ struct RecorderPlugin: PluginType {
             responseHeaders[lengthHeader] = String(redactedBody.count)
         }
         let responseBody = Fixture.encode(body: redactedBody)
+        // Chunks are kept as they came unless redaction changed the body: then the redacted
+        // body is the one chunk, so that no secret survives in the chunks.
+        let recordedChunks = chunks.map { Fixture.encode(chunks: redactedBody == body ? $0 : [redactedBody]) }
         let requestBody = request.httpBody.map {
             Fixture.encode(
                 body: redaction.redact(body: $0, contentType: request.value(forHTTPHeaderField: "Content-Type"))
@@ -91,7 +104,9 @@ struct RecorderPlugin: PluginType {
                 headers: redaction.redact(headers: responseHeaders),
                 body: responseBody.text,
                 bodyEncoding: responseBody.encoding,
-                isDownload: response.fileURL == nil ? nil : true
+                isDownload: response.fileURL == nil ? nil : true,
+                chunks: recordedChunks?.texts,
+                chunksEncoding: recordedChunks?.encoding
             )
         )
     }

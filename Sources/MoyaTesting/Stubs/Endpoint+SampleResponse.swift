@@ -17,7 +17,8 @@ extension Endpoint {
             sampleResponseClosure: sampleResponseClosure,
             method: method,
             task: task,
-            httpHeaderFields: httpHeaderFields
+            httpHeaderFields: httpHeaderFields,
+            sampleStreamClosure: sampleStreamClosure
         )
     }
 }

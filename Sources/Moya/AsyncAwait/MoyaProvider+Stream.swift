@@ -1,0 +1,84 @@
+import Foundation
+
+extension MoyaProvider {
+    /// Sends a request and returns its response as soon as the head has arrived; the body
+    /// follows in chunks, as the server sends it.
+    ///
+    /// The request goes through the provider's whole pipeline: the `requestClosure`, plugins'
+    /// `prepare` and `willSend`, the interceptors, and the target's `validationType`, applied to
+    /// the head before any chunk is read (a refused status throws, as for `request(_:)`, with
+    /// a `Response` carrying up to 64 KiB of the body). Plugins receive `didReceive` once, when
+    /// the stream ends for its reader: a `Response` with the head and an empty body once the
+    /// reader reached the end of a complete body, the error it met otherwise, or the cancelled
+    /// error when it left before the transfer ended. A `StreamPluginType` also sees each chunk.
+    ///
+    /// The body is paced by its reader, so memory stays bounded. The idle timeout (the
+    /// session's `readTimeout`, or the request's `timeoutInterval`) applies between chunks
+    /// while the reader waits; the whole-request timeout applies when the session sets one.
+    /// Cancelling the task, leaving the loop, or dropping the response ends the request at once.
+    /// A stubbed request plays the endpoint's `sampleStreamClosure`, else its sample data.
+    ///
+    /// ```swift
+    /// let streamed = try await provider.stream(.logs)
+    /// for try await chunk in streamed.chunks {
+    ///     handle(chunk)
+    /// }
+    /// ```
+    ///
+    /// - Throws: `MoyaError`, for failures before the head is handed over.
+    nonisolated(nonsending)
+        public func stream(_ target: Target) async throws(MoyaError) -> StreamedResponse
+    {
+        try await streamPipeline(for: target, addedHeaders: [:]).run()
+    }
+
+    /// The server-sent events of a `text/event-stream` response, parsed as the WHATWG HTML
+    /// standard defines them.
+    ///
+    /// The request is sent when the loop starts, through the same pipeline as `stream(_:)`,
+    /// with `Accept: text/event-stream` unless the request names another type. Each
+    /// connection is one request to plugins (`willSend`, then `didReceive` when it ends).
+    ///
+    /// ```swift
+    /// for try await event in provider.events(.notifications, reconnect: .attempts(3)) {
+    ///     print(event.event, event.data)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: The target to request.
+    ///   - reconnect: Whether to reconnect when the connection ends or breaks, with the last
+    ///     event ID; `.never` by default.
+    ///   - maximumEventSize: The largest event to accept, in bytes; a larger one ends the
+    ///     stream with `ServerSentEventParser.EventTooLarge`.
+    public func events(
+        _ target: Target,
+        reconnect: EventStreamReconnectPolicy = .never,
+        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize
+    ) -> EventStream {
+        // Worked out once: each connection is a new run of the same pipeline.
+        let pipeline = streamPipeline(for: target, addedHeaders: [:])
+        return EventStream(policy: reconnect, maximumEventSize: maximumEventSize) { lastEventID throws(MoyaError) in
+            var headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
+            // An ID a header cannot carry (a control byte) is not sent, rather than failing.
+            if !lastEventID.isEmpty, HeaderValidation.problem(name: "Last-Event-ID", value: lastEventID) == nil {
+                headers["Last-Event-ID"] = lastEventID
+            }
+            return try await pipeline.adding(headers: headers).run()
+        }
+    }
+
+    /// The pipeline for one streamed request to `target`.
+    func streamPipeline(for target: Target, addedHeaders: [String: String]) -> StreamPipeline {
+        StreamPipeline(
+            target: target,
+            endpoint: endpoint(target),
+            stubBehavior: stubClosure(target),
+            plugins: plugins,
+            session: session,
+            requestClosure: requestClosure,
+            interceptor: interceptor(with: targetsMayHavePolicies ? target as? RequestPolicies : nil),
+            addedHeaders: addedHeaders
+        )
+    }
+}

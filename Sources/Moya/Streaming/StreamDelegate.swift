@@ -1,0 +1,169 @@
+import AsyncHTTPClient
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// Receives one streamed response from AsyncHTTPClient: hands the head to the task waiting in
+/// `head()`, then each body part to the reader through a `ChunkChannel`, holding the
+/// connection back (by not completing the part's future) while the reader is busy.
+///
+/// Delegate calls arrive on the request's event loop; `head()`, `track` and the channel's
+/// termination come from other threads, hence the lock.
+final class StreamDelegate: HTTPClientResponseDelegate {
+    typealias Response = Void
+
+    private struct State {
+        var url: URL?
+        var task: HTTPClient.Task<Void>?
+        var cancelled = false
+        var head: Moya.Response?
+        var channel: ChunkChannel?
+        var headWaiter: CheckedContinuation<Result<OpenedStream, MoyaError>, Never>?
+        /// The head's outcome, when it came before anyone waited for it.
+        var headOutcome: Result<OpenedStream, MoyaError>?
+        var headSettled = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let request: URLRequest
+    private let idleWatch: StreamIdleWatch
+    private let report: StreamReport
+    private let mapError: @Sendable (Error) -> Error
+
+    /// - Parameter mapError: Turns AsyncHTTPClient's errors into what URLSession reports.
+    init(
+        request: URLRequest,
+        idleTimeout: TimeAmount,
+        report: StreamReport,
+        mapError: @escaping @Sendable (Error) -> Error
+    ) {
+        self.request = request
+        self.idleWatch = StreamIdleWatch(idleTimeout: idleTimeout)
+        self.report = report
+        self.mapError = mapError
+    }
+
+    /// Records the transfer, cancelling it at once if the reader left already.
+    func track(_ task: HTTPClient.Task<Void>) {
+        let cancelled = state.withLockedValue { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled {
+            task.cancel()
+        }
+    }
+
+    /// The head, once it arrived, or the failure that came first.
+    func head() async -> Result<OpenedStream, MoyaError> {
+        await withCheckedContinuation { continuation in
+            let outcome = state.withLockedValue { state -> Result<OpenedStream, MoyaError>? in
+                if let outcome = state.headOutcome {
+                    state.headOutcome = nil
+                    return outcome
+                }
+                state.headWaiter = continuation
+                return nil
+            }
+            if let outcome {
+                continuation.resume(returning: outcome)
+            }
+        }
+    }
+
+    private func settleHead(_ outcome: Result<OpenedStream, MoyaError>) {
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Result<OpenedStream, MoyaError>, Never>? in
+            guard !state.headSettled else { return nil }
+            state.headSettled = true
+            guard let waiter = state.headWaiter else {
+                state.headOutcome = outcome
+                return nil
+            }
+            state.headWaiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: outcome)
+    }
+
+    private func cancelTransfer() {
+        let task = state.withLockedValue { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// The transfer is over: `error` is `nil` when the body completed.
+    func ended(_ error: Error?) {
+        idleWatch.stop()
+        let (channel, head) = state.withLockedValue { state in
+            // The channel's termination closure refers to this delegate: let go of it.
+            defer { state.channel = nil }
+            return (state.channel, state.head)
+        }
+        let failure = error.map { MoyaError.underlying(mapError($0), head) }
+        settleHead(.failure(failure ?? .underlying(TransferError.noResponseHead, nil)))
+        channel?.finish(failure.map { .failed($0) } ?? .finished)
+    }
+
+    // MARK: HTTPClientResponseDelegate
+
+    func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+        idleWatch.bytesMoved(task: task)
+    }
+
+    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+        idleWatch.bytesMoved(task: task)
+    }
+
+    func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        state.withLockedValue { $0.url = request.url }
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        idleWatch.bytesMoved(task: task)
+        let url = state.withLockedValue { $0.url } ?? request.url ?? URL(fileURLWithPath: "/")
+        let response = Moya.Response(head: head, url: url, data: Data(), request: request, fileURL: nil)
+        let report = self.report
+        let channel = ChunkChannel { [self] termination in
+            if case .consumerLeft = termination {
+                cancelTransfer()
+            }
+            report.terminated(termination)
+        }
+        state.withLockedValue { state in
+            state.head = response
+            state.channel = channel
+        }
+        settleHead(.success(OpenedStream(head: response, chunks: ResponseChunks(channel: channel))))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        idleWatch.bytesMoved(task: task)
+        guard let channel = state.withLockedValue({ $0.channel }) else {
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        let promise = task.eventLoop.makePromise(of: Void.self)
+        let idleWatch = self.idleWatch
+        // Paused first, so that a reader resuming at once (from its own thread) cannot be
+        // overtaken by this pause and leave the clock stopped.
+        idleWatch.pause()
+        let goOn = channel.send(Data(buffer: buffer, byteTransferStrategy: .automatic)) {
+            // Reading resumes: the idle clock starts again from now.
+            idleWatch.bytesMoved(task: task)
+            promise.succeed()
+        }
+        if goOn {
+            idleWatch.bytesMoved(task: task)
+            promise.succeed()
+        }
+        return promise.futureResult
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {}
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
+}

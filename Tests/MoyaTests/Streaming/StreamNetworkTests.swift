@@ -1,0 +1,223 @@
+import Foundation
+import Hummingbird
+import LoopbackServer
+import Moya
+import NIOCore
+import Testing
+
+/// `stream(_:)` against a real server: the head first, chunks in order, validation of the
+/// head, plugins told once, cancellation, breaks and timeouts.
+@Suite("Streamed responses over the network")
+struct StreamNetworkTests {
+    @Test(.timeLimit(.minutes(1)))
+    func theHeadComesFirstThenEveryChunkInOrderAndPluginsHearTheEndOnce() async throws {
+        let parts = (1...20).map { "part \($0);" }
+        try await TestServer.with({ router in
+            router.get("parts") { _, _ in
+                Hummingbird.Response(
+                    status: .accepted,
+                    headers: [.contentType: "text/plain"],
+                    body: ResponseBody { writer in
+                        for part in parts {
+                            try await writer.write(ByteBuffer(string: part))
+                        }
+                        try await writer.finish(nil)
+                    }
+                )
+            }
+        }) { server in
+            let plugin = StreamPluginRecorder()
+            let provider = MoyaProvider<DynamicTarget>(plugins: [plugin])
+            let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/parts"))
+            #expect(streamed.statusCode == 202)
+            #expect(streamed.response?.value(forHTTPHeaderField: "Content-Type") == "text/plain")
+            #expect(streamed.request?.url?.path == "/parts")
+
+            var body = Data()
+            for try await chunk in streamed.chunks {
+                body.append(chunk)
+            }
+            #expect(String(decoding: body, as: UTF8.self) == parts.joined())
+            let result = await plugin.nextResult()
+            guard case .success(let head)? = result else {
+                Issue.record("expected the head, got \(String(describing: result))")
+                return
+            }
+            #expect(head.statusCode == 202)
+            #expect(head.data.isEmpty)
+            #expect(plugin.log.all == ["willSend", "didReceive"])
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func breakingOutOfTheLoopEndsTheRequestAndTheServerSeesTheConnectionClose() async throws {
+        let (closed, closedContinuation) = AsyncStream<Void>.makeStream()
+        try await TestServer.with({ router in
+            router.get("endless") { _, _ in endlessResponse(closed: closedContinuation) }
+        }) { server in
+            let plugin = StreamPluginRecorder()
+            let provider = MoyaProvider<DynamicTarget>(plugins: [plugin])
+            let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/endless"))
+            var received = 0
+            for try await chunk in streamed.chunks {
+                received += chunk.count
+                if received > 100_000 { break }
+            }
+            // Only a closed connection ends the server's loop.
+            for await _ in closed { break }
+            let result = await plugin.nextResult()
+            guard case .failure(let error)? = result else {
+                Issue.record("expected the cancelled error, got \(String(describing: result))")
+                return
+            }
+            #expect(error.isCancellation)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingTheReadingTaskEndsTheRequestAtOnce() async throws {
+        let (closed, closedContinuation) = AsyncStream<Void>.makeStream()
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        try await TestServer.with({ router in
+            router.get("endless") { _, _ in endlessResponse(closed: closedContinuation) }
+        }) { server in
+            let provider = MoyaProvider<DynamicTarget>()
+            let target = DynamicTarget(baseURL: server.baseURL, path: "/endless")
+            let reader = _Concurrency.Task { () -> MoyaError? in
+                do {
+                    let streamed = try await provider.stream(target)
+                    for try await _ in streamed.chunks {
+                        startedContinuation.yield()
+                    }
+                    return nil
+                } catch {
+                    return error as? MoyaError
+                }
+            }
+            for await _ in started { break }
+            reader.cancel()
+            let error = await reader.value
+            #expect(error?.isCancellation == true)
+            for await _ in closed { break }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aRefusedStatusThrowsStatusCodeWithTheBodyThatArrivedBeforeAnyChunk() async throws {
+        try await TestServer.with({ router in
+            router.get("busy") { _, _ in
+                Hummingbird.Response(
+                    status: .serviceUnavailable,
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "try later"))
+                )
+            }
+        }) { server in
+            let plugin = StreamPluginRecorder()
+            let provider = MoyaProvider<DynamicTarget>(plugins: [plugin])
+            var target = DynamicTarget(baseURL: server.baseURL, path: "/busy")
+            target.validationType = .successCodes
+            do {
+                _ = try await provider.stream(target)
+                Issue.record("a 503 was accepted")
+            } catch {
+                guard case .underlying(MoyaError.statusCode(let response), let carried?) = error as? MoyaError else {
+                    Issue.record("expected a status code error, got \(error)")
+                    return
+                }
+                #expect(response.statusCode == 503)
+                #expect(String(decoding: carried.data, as: UTF8.self) == "try later")
+            }
+            #expect(plugin.log.all == ["willSend", "didReceive"])
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStreamThatBreaksThrowsAClearErrorAfterTheChunksAlreadyDelivered() async throws {
+        // Chunked encoding cut off in the middle of the body: no terminating chunk.
+        let server = try await RawServer.start(
+            response: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "b\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n",
+            ending: .close
+        )
+        defer { _Concurrency.Task { await server.stop() } }
+        let provider = MoyaProvider<DynamicTarget>()
+        var events: [String] = []
+        do {
+            for try await event in provider.events(DynamicTarget(baseURL: server.baseURL, path: "/")) {
+                events.append(event.data)
+            }
+            Issue.record("the broken stream ended cleanly")
+        } catch {
+            guard case .underlying(let underlying, let response) = error else {
+                Issue.record("expected an underlying error, got \(error)")
+                return
+            }
+            // A chunked body cut short is a malformed response, as URLSession reports it.
+            #expect((underlying as NSError).domain == NSURLErrorDomain)
+            #expect(
+                [NSURLErrorNetworkConnectionLost, NSURLErrorBadServerResponse].contains((underlying as NSError).code)
+            )
+            #expect(response?.statusCode == 200)
+        }
+        #expect(events == ["one", "two"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aServerThatStallsBetweenChunksFailsWithTheIdleTimeout() async throws {
+        let server = try await RawServer.start(
+            response: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n",
+            ending: .stall
+        )
+        defer { _Concurrency.Task { await server.stop() } }
+        let session = Session(configuration: .init(readTimeout: .milliseconds(300)))
+        let provider = MoyaProvider<DynamicTarget>(session: session)
+        let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/"))
+        var chunks: [Data] = []
+        do {
+            for try await chunk in streamed.chunks {
+                chunks.append(chunk)
+            }
+            Issue.record("a stalled stream ended")
+        } catch {
+            guard case .underlying(let underlying, _) = error else {
+                Issue.record("expected a timeout, got \(error)")
+                return
+            }
+            #expect((underlying as NSError).code == NSURLErrorTimedOut)
+        }
+        #expect(chunks == [Data("first".utf8)])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSlowReaderHoldsTheTransferBackWithoutTimingOut() async throws {
+        let total = 8 << 20
+        try await TestServer.with({ router in
+            router.get("large") { _, _ in
+                Hummingbird.Response(
+                    status: .ok,
+                    body: ResponseBody { writer in
+                        let chunk = ByteBuffer(repeating: 1, count: 64 << 10)
+                        for _ in 0..<(total / chunk.readableBytes) {
+                            try await writer.write(chunk)
+                        }
+                        try await writer.finish(nil)
+                    }
+                )
+            }
+        }) { server in
+            // An idle timeout far shorter than the reader's pause: only the stopped clock while
+            // the reader holds the transfer back keeps the pause from counting as a silent server.
+            let session = Session(configuration: .init(readTimeout: .seconds(1)))
+            let provider = MoyaProvider<DynamicTarget>(session: session)
+            let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/large"))
+            var iterator = streamed.chunks.makeAsyncIterator()
+            var received = try await iterator.next()?.count ?? 0
+            // A reader busy for three idle timeouts, which fills the client's bounded buffer.
+            try await _Concurrency.Task.sleep(nanoseconds: 3_000_000_000)
+            while let chunk = try await iterator.next() {
+                received += chunk.count
+            }
+            #expect(received == total)
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import Moya
+
+/// The streaming path's rules alone: the chunk channel's back-pressure and termination, the
+/// idle clock that stops while the reader holds the transfer back, and the once-only report.
+@Suite("Streaming state machines")
+struct StreamStateMachineTests {
+    typealias Channel = ChunkChannel.StateMachine<String, String>
+
+    private func chunk(_ size: Int) -> Data {
+        Data(repeating: 7, count: size)
+    }
+
+    // MARK: Chunk channel
+
+    @Test func theProducerPausesAtTheHighWatermarkAndResumesAtTheLowOne() {
+        var machine = Channel(highWatermark: 100, lowWatermark: 40)
+        guard case .produceMore = machine.send(chunk(50)) else {
+            Issue.record("paused early")
+            return
+        }
+        guard case .pause = machine.send(chunk(50)) else {
+            Issue.record("did not pause at 100 bytes")
+            return
+        }
+        guard case .wait = machine.producerWaits("producer") else {
+            Issue.record("did not wait")
+            return
+        }
+        // 50 bytes left: still above the low watermark.
+        guard case .chunk(_, nil) = machine.next() else {
+            Issue.record("resumed too early")
+            return
+        }
+        guard case .chunk(_, "producer"?) = machine.next() else {
+            Issue.record("not resumed at 0 bytes")
+            return
+        }
+    }
+
+    @Test func aProducerOfferingToWaitAfterRoomWasMadeGoesOnAtOnce() {
+        var machine = Channel(highWatermark: 10, lowWatermark: 5)
+        guard case .pause = machine.send(chunk(10)) else {
+            Issue.record("did not pause")
+            return
+        }
+        _ = machine.next()
+        guard case .resumeNow = machine.producerWaits("producer") else {
+            Issue.record("waited for nothing")
+            return
+        }
+    }
+
+    @Test func aWaitingReaderGetsTheNextChunkDirectly() {
+        var machine = Channel(highWatermark: 10, lowWatermark: 5)
+        guard case .wait = machine.consumerWaits("reader") else {
+            Issue.record("did not wait")
+            return
+        }
+        guard case .deliver("reader", let data) = machine.send(chunk(3)), data.count == 3 else {
+            Issue.record("not delivered")
+            return
+        }
+    }
+
+    @Test func theReaderGetsBufferedChunksThenTheEndingWhichTerminatesOnce() {
+        var machine = Channel(highWatermark: 100, lowWatermark: 10)
+        _ = machine.send(chunk(1))
+        let failure = MoyaError.underlying(URLError(.networkConnectionLost), nil)
+        // The reader has not read the end yet: nothing terminates.
+        let finish = machine.finish(.failed(failure))
+        #expect(finish.termination == nil)
+        let secondFinish = machine.finish(.finished)
+        #expect(secondFinish.consumer == nil)
+        guard case .chunk = machine.next() else {
+            Issue.record("lost the buffered chunk")
+            return
+        }
+        guard case .end(let error?, .producerEnded(.failed)?) = machine.next() else {
+            Issue.record("no error and termination after the chunk")
+            return
+        }
+        #expect(error.errorCode == failure.errorCode)
+        guard case .end(nil, nil) = machine.next() else {
+            Issue.record("the end was reported twice")
+            return
+        }
+        // The reader leaving after the end changes nothing.
+        let left = machine.consumerLeft()
+        #expect(left.termination == nil)
+    }
+
+    @Test func aReaderLeavingAfterTheProducerEndedReportsHowTheBodyEnded() {
+        var machine = Channel(highWatermark: 100, lowWatermark: 10)
+        _ = machine.send(chunk(1))
+        _ = machine.finish(.finished)
+        let leave = machine.consumerLeft()
+        guard case .producerEnded(.finished)? = leave.termination else {
+            Issue.record("expected the completed body, got \(String(describing: leave.termination))")
+            return
+        }
+    }
+
+    @Test func aWaitingReaderIsResumedWithTheEnding() {
+        var machine = Channel(highWatermark: 100, lowWatermark: 10)
+        _ = machine.consumerWaits("reader")
+        let finish = machine.finish(.finished)
+        #expect(finish.consumer?.0 == "reader")
+        #expect(finish.consumer?.1 == nil)
+        guard case .producerEnded(.finished)? = finish.termination else {
+            Issue.record("no termination")
+            return
+        }
+    }
+
+    @Test func theReaderLeavingTerminatesReleasesTheProducerAndDropsLaterChunks() {
+        var machine = Channel(highWatermark: 10, lowWatermark: 5)
+        _ = machine.send(chunk(10))
+        _ = machine.producerWaits("producer")
+        let leave = machine.consumerLeft()
+        guard case .consumerLeft? = leave.termination else {
+            Issue.record("no termination")
+            return
+        }
+        #expect(leave.producer == "producer")
+        guard case .drop = machine.send(chunk(1)) else {
+            Issue.record("kept a chunk nobody reads")
+            return
+        }
+        let finish = machine.finish(.finished)
+        #expect(finish.termination == nil)
+        let leftAgain = machine.consumerLeft()
+        #expect(leftAgain.termination == nil)
+    }
+
+    @Test func aReaderCancelledBetweenReadsGetsTheCancelledErrorFromItsNextRead() {
+        var machine = Channel(highWatermark: 10, lowWatermark: 5)
+        _ = machine.send(chunk(1))
+        _ = machine.consumerLeft()
+        guard case .end(let error?, nil) = machine.next() else {
+            Issue.record("the read ended quietly")
+            return
+        }
+        #expect(error.isCancellation)
+        guard case .end(nil, nil) = machine.next() else {
+            Issue.record("cancelled twice")
+            return
+        }
+    }
+
+    @Test func droppingTheStreamUnreadTerminatesButNotWhileAnIteratorReads() {
+        var unread = Channel(highWatermark: 10, lowWatermark: 5)
+        guard case .consumerLeft? = unread.sequenceDropped().termination else {
+            Issue.record("kept going")
+            return
+        }
+
+        var read = Channel(highWatermark: 10, lowWatermark: 5)
+        let first = read.makeIterator()
+        let second = read.makeIterator()
+        #expect(first)
+        #expect(!second)
+        let dropped = read.sequenceDropped()
+        #expect(dropped.termination == nil)
+    }
+
+    // MARK: Idle clock
+
+    typealias Idle = StreamIdleWatch.StateMachine
+
+    private func at(_ seconds: Double) -> NIODeadline {
+        .uptimeNanoseconds(UInt64(1_000_000_000 + seconds * 1e9))
+    }
+
+    @Test func theIdleClockFailsOnlyAfterTheIdleTimeWithoutBytes() {
+        var machine = Idle(idleTimeout: .seconds(10))
+        let first = machine.bytesMoved(at: at(0))
+        let later = machine.bytesMoved(at: at(4))
+        let check = machine.timerFired(at: at(10))
+        let fail = machine.timerFired(at: at(14))
+        let afterFail = machine.timerFired(at: at(40))
+        #expect(first == .scheduleCheck(at: at(10)))
+        #expect(later == .none)
+        #expect(check == .scheduleCheck(at: at(14)))
+        #expect(fail == .fail)
+        #expect(afterFail == .none)
+    }
+
+    @Test func theIdleClockStopsWhileTheReaderHoldsTheTransferBack() {
+        var machine = Idle(idleTimeout: .seconds(10))
+        _ = machine.bytesMoved(at: at(0))
+        machine.pause()
+        // A slow reader, not a silent server: the timer that fires does nothing, and disarms.
+        let whilePaused = machine.timerFired(at: at(10))
+        #expect(whilePaused == .none)
+        // Reading resumes at 100: the clock starts again from there, with a new timer.
+        let resumed = machine.bytesMoved(at: at(100))
+        #expect(resumed == .scheduleCheck(at: at(110)))
+        let fired = machine.timerFired(at: at(110))
+        #expect(fired == .fail)
+    }
+
+    @Test func pausingWithATimerArmedKeepsOneTimer() {
+        var machine = Idle(idleTimeout: .seconds(10))
+        _ = machine.bytesMoved(at: at(0))
+        machine.pause()
+        // Resumed before the timer fired: that timer still runs, no second one is set.
+        let resumed = machine.bytesMoved(at: at(5))
+        #expect(resumed == .none)
+        let fired = machine.timerFired(at: at(10))
+        #expect(fired == .scheduleCheck(at: at(15)))
+        let finish = machine.finish()
+        #expect(finish == .cancelTimer)
+        #expect(!machine.keepsTimer())
+    }
+
+    // MARK: Report
+
+    typealias Report = StreamReport.StateMachine
+
+    @Test func theReportComesOnceAfterBothAcceptAndTermination() {
+        let head = Response(statusCode: 200, data: Data())
+        var early = Report()
+        let beforeAccept = early.terminated(.producerEnded(.finished))
+        #expect(beforeAccept == nil)
+        let onAccept = early.accept(head)
+        #expect(onAccept?.0 === head)
+        let second = early.terminated(.consumerLeft)
+        #expect(second == nil)
+
+        var late = Report()
+        let accepted = late.accept(head)
+        #expect(accepted == nil)
+        guard case .consumerLeft? = late.terminated(.consumerLeft)?.1 else {
+            Issue.record("not reported")
+            return
+        }
+        let again = late.terminated(.producerEnded(.finished))
+        #expect(again == nil)
+    }
+
+    @Test func aDiscardedAttemptIsNeverReported() {
+        var machine = Report()
+        machine.discard()
+        let terminated = machine.terminated(.consumerLeft)
+        #expect(terminated == nil)
+        let accepted = machine.accept(Response(statusCode: 200, data: Data()))
+        #expect(accepted == nil)
+    }
+
+    @Test func theReportedResultMatchesHowTheStreamEnded() throws {
+        let head = Response(statusCode: 200, data: Data())
+        #expect(try StreamReport.result(head, .producerEnded(.finished)).get() === head)
+        #expect(throws: MoyaError.self) { try StreamReport.result(head, .consumerLeft).get() }
+        guard case .failure(let error) = StreamReport.result(head, .consumerLeft) else { return }
+        #expect(error.isCancellation)
+    }
+}
