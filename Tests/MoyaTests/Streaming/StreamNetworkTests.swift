@@ -194,7 +194,7 @@ struct StreamNetworkTests {
         .timeLimit(.minutes(1)),
         .disabled(
             if: ProcessInfo.processInfo.environment["MOYA_TEST_SANITIZER"] != nil,
-            "its timings (a reader pausing for three 1-second idle timeouts) are the point, and a sanitizer slows the server past them"
+            "its timings (a reader pausing for three 2-second idle timeouts) are the point, and a sanitizer slows the server past them"
         )
     )
     func aSlowReaderHoldsTheTransferBackWithoutTimingOut() async throws {
@@ -215,13 +215,15 @@ struct StreamNetworkTests {
         }) { server in
             // An idle timeout far shorter than the reader's pause: only the stopped clock while
             // the reader holds the transfer back keeps the pause from counting as a silent server.
-            let session = Session(configuration: .init(readTimeout: .seconds(1)))
+            // (2 seconds: wide enough that a busy machine's pauses in the server's own writes
+            // do not count as a silent server.)
+            let session = Session(configuration: .init(readTimeout: .seconds(2)))
             let provider = MoyaProvider<DynamicTarget>(session: session)
             let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/large"))
             var iterator = streamed.chunks.makeAsyncIterator()
             var received = try await iterator.next()?.count ?? 0
             // A reader busy for three idle timeouts, which fills the client's bounded buffer.
-            try await _Concurrency.Task.sleep(nanoseconds: 3_000_000_000)
+            try await _Concurrency.Task.sleep(nanoseconds: 6_000_000_000)
             while let chunk = try await iterator.next() {
                 received += chunk.count
             }
