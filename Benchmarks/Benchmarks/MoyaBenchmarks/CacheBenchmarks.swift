@@ -55,6 +55,9 @@ func cacheBenchmarks(_ configuration: Benchmark.Configuration) {
 /// Providers over the benchmark server's session with a memory cache: one that serves fresh
 /// hits, one that revalidates every request. Each is filled once before measuring.
 struct CacheFixture: Sendable {
+    /// Kept for as long as the fixture: its session owns the client both providers borrow, and
+    /// shuts it down when released.
+    let network: Network
     let baseURL: URL
     let cached: MoyaProvider<BenchAPI>
     let revalidating: MoyaProvider<BenchAPI>
@@ -66,6 +69,7 @@ struct CacheFixture: Sendable {
             return MoyaProvider(session: Session(httpClient: network.session.httpClient, configuration: configuration))
         }
         let fixture = CacheFixture(
+            network: network,
             baseURL: network.baseURL,
             cached: provider(.useProtocol),
             revalidating: provider(.alwaysRevalidate)
