@@ -31,30 +31,7 @@ enum StreamRequestBuilder {
         sessionHeaders: [String: String]
     ) throws -> HTTPClient.Request {
         var urlRequest = request
-        let body: RequestBody?
-        switch endpoint.task {
-        case .uploadFile(let url):
-            do {
-                body = RequestBody(segments: [.file(url, length: try UploadableFile.size(of: url))])
-            } catch {
-                throw MoyaError.underlying(error, nil)
-            }
-        case .uploadMultipart(let parts), .uploadCompositeMultipart(let parts, _):
-            try Endpoint.checkMultipartCanBeSent(parts, method: urlRequest.httpMethod ?? endpoint.method.rawValue)
-            let encoder = MultipartEncoder(
-                boundary: MultipartEncoder.boundary(
-                    forContentType: urlRequest.value(forHTTPHeaderField: "Content-Type")
-                )
-            )
-            urlRequest.setValue(encoder.contentType, forHTTPHeaderField: "Content-Type")
-            do {
-                body = try encoder.encode(parts)
-            } catch {
-                throw MoyaError.underlying(error, nil)
-            }
-        default:
-            body = urlRequest.httpBody.map { RequestBody(segments: [.bytes($0)]) }
-        }
+        let body = try RequestBody.forTask(endpoint.task, of: &urlRequest, endpointMethod: endpoint.method)
         return try HTTPRequestConversion.makeRequest(
             urlRequest,
             sessionHeaders: sessionHeaders,

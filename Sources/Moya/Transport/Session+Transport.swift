@@ -144,40 +144,14 @@ struct PreparedTransfer {
 
     init(exchange: Exchange, sessionHeaders: [String: String]) throws {
         var urlRequest = exchange.request
-        var body: RequestBody?
-        reportsUploadProgress = false
-        destination = nil
-
-        switch exchange.endpoint.task {
-        case .uploadFile(let url):
-            do {
-                body = RequestBody(segments: [.file(url, length: try UploadableFile.size(of: url))])
-            } catch {
-                throw MoyaError.underlying(error, nil)
-            }
-            reportsUploadProgress = true
-        case .uploadMultipart(let parts), .uploadCompositeMultipart(let parts, _):
-            try Endpoint.checkMultipartCanBeSent(
-                parts,
-                method: urlRequest.httpMethod ?? exchange.endpoint.method.rawValue
-            )
-            let encoder = MultipartEncoder(
-                boundary: MultipartEncoder.boundary(
-                    forContentType: urlRequest.value(forHTTPHeaderField: "Content-Type")
-                )
-            )
-            urlRequest.setValue(encoder.contentType, forHTTPHeaderField: "Content-Type")
-            do {
-                body = try encoder.encode(parts)
-            } catch {
-                throw MoyaError.underlying(error, nil)
-            }
-            reportsUploadProgress = true
+        let task = exchange.endpoint.task
+        let body = try RequestBody.forTask(task, of: &urlRequest, endpointMethod: exchange.endpoint.method)
+        reportsUploadProgress = RequestBody.isUpload(task)
+        switch task {
         case .downloadDestination(let target), .downloadParameters(_, _, let target):
             destination = UserValue(target)
-            body = urlRequest.httpBody.map { RequestBody(segments: [.bytes($0)]) }
         default:
-            body = urlRequest.httpBody.map { RequestBody(segments: [.bytes($0)]) }
+            destination = nil
         }
 
         uploadLength = body.map { Int64($0.length) }
