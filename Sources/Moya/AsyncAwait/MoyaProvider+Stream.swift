@@ -29,7 +29,7 @@ extension MoyaProvider {
     nonisolated(nonsending)
         public func stream(_ target: Target) async throws(MoyaError) -> StreamedResponse
     {
-        try await streamPipeline(for: target, addedHeaders: [:]).run()
+        try await streamRequest(for: target).lifecycle(adding: [:]).openStream()
     }
 
     /// The server-sent events of a `text/event-stream` response, parsed as the WHATWG HTML
@@ -56,29 +56,56 @@ extension MoyaProvider {
         reconnect: EventStreamReconnectPolicy = .never,
         maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize
     ) -> EventStream {
-        // Worked out once: each connection is a new run of the same pipeline.
-        let pipeline = streamPipeline(for: target, addedHeaders: [:])
+        // Worked out once: each connection is a new run of the same request.
+        let request = streamRequest(for: target)
         return EventStream(policy: reconnect, maximumEventSize: maximumEventSize) { lastEventID throws(MoyaError) in
             var headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
             // An ID a header cannot carry (a control byte) is not sent, rather than failing.
             if !lastEventID.isEmpty, HeaderValidation.problem(name: "Last-Event-ID", value: lastEventID) == nil {
                 headers["Last-Event-ID"] = lastEventID
             }
-            return try await pipeline.adding(headers: headers).run()
+            return try await request.lifecycle(adding: headers).openStream()
         }
     }
 
-    /// The pipeline for one streamed request to `target`.
-    func streamPipeline(for target: Target, addedHeaders: [String: String]) -> StreamPipeline {
-        StreamPipeline(
-            target: target,
-            endpoint: endpoint(target),
-            stubBehavior: stubClosure(target),
-            plugins: plugins,
-            session: session,
-            requestClosure: requestClosure,
-            interceptor: interceptor(with: targetsMayHavePolicies ? target as? RequestPolicies : nil),
-            addedHeaders: addedHeaders
+    /// What every run of a streamed request to `target` shares.
+    func streamRequest(for target: Target) -> StreamRequest {
+        let policies = targetsMayHavePolicies ? target as? RequestPolicies : nil
+        let active = activeRequests
+        return StreamRequest(
+            context: RequestLifecycle.Context(
+                target: target,
+                endpoint: endpoint(target),
+                stubBehavior: stubClosure(target),
+                plugins: plugins,
+                hasAsyncPlugins: hasAsyncPlugins,
+                session: session,
+                requestClosure: requestClosure,
+                interceptor: interceptor(with: policies),
+                onFinish: { lifecycle in
+                    active.remove(lifecycle)
+                },
+                policies: policies,
+                streaming: RequestLifecycle.Streaming()
+            ),
+            activeRequests: active
         )
+    }
+}
+
+/// A streamed request to one target, from which each connection starts a new lifecycle: the
+/// endpoint, the plugins and the interceptor are worked out once.
+struct StreamRequest: Sendable {
+    let context: RequestLifecycle.Context
+    let activeRequests: ActiveRequests
+
+    /// A lifecycle for one run, which adds `headers` to the request unless it sets them. Until
+    /// its head is handed over, it is one of the provider's active requests.
+    func lifecycle(adding headers: [String: String]) -> RequestLifecycle {
+        var context = self.context
+        context.streaming = RequestLifecycle.Streaming(addedHeaders: headers)
+        let lifecycle = RequestLifecycle(context: context)
+        activeRequests.insert(lifecycle)
+        return lifecycle
     }
 }

@@ -12,7 +12,7 @@ extension RequestLifecycle {
     }
 
     func reportProgress(_ progress: Progress) {
-        let listeners = machine.withLockedValue { $0.progress(progress) }
+        let listeners = withMachine { $0.progress(progress) }
         for listener in listeners {
             guard let block = listener.progress else { continue }
             let handedOver = UserValue(block)
@@ -31,7 +31,7 @@ extension RequestLifecycle {
         notifyPlugins: Bool
     ) {
         guard let first = subscribers.first else { return }
-        let lastProgress = machine.withLockedValue { $0.lastProgress }
+        let lastProgress = withMachine { $0.lastProgress }
         first.callback.execute { [self] in
             withRequestContext {
                 if notifyPlugins {

@@ -35,12 +35,16 @@ extension RequestLifecycle.StateMachine {
         }
     }
 
-    /// The transport answered the attempt.
-    mutating func sent(_ result: Result<Response, MoyaError>, step: Int) -> Action {
+    /// The transport answered the attempt. `body`, for a streamed request, is what is left to
+    /// read of the response whose head `result` carries.
+    mutating func sent(_ result: Result<Response, MoyaError>, body: ResponseChunks? = nil, step: Int) -> Action {
         guard step == self.step else { return .none }
         switch phase {
-        case .sending(let attempt, _):
-            guard let interceptor else { return finish(result) }
+        case .sending(var attempt, _):
+            if let body {
+                attempt.stream = (body, step)
+            }
+            guard let interceptor else { return finish(result, attempt: attempt) }
             return move(to: .deciding(attempt, result, nil)) {
                 .decide(sent: attempt.request, interceptor, attempt: attempt.number, result: result, step: $0)
             }
@@ -59,12 +63,12 @@ extension RequestLifecycle.StateMachine {
         guard step == self.step, case .deciding(let attempt, let result, _) = phase else { return .none }
         switch decision {
         case .doNotRetry:
-            return finish(result)
+            return finish(result, attempt: attempt)
         case .doNotRetryWithError(let error):
             return finish(.failure(error))
         case .retry, .retryWithDelay:
             if let deadline, now >= deadline {
-                return finish(result)
+                return finish(result, attempt: attempt)
             }
             guard case .retryWithDelay(let seconds) = decision, seconds > 0 else {
                 return nextAttempt(after: attempt)
@@ -126,7 +130,7 @@ extension RequestLifecycle.StateMachine {
         let notifyPlugins = announced
         let work: Work?
         switch phase {
-        case .finished, .cancellingTransport:
+        case .finished, .cancellingTransport, .streaming:
             // A subscriber is never left once the request finished; kept for completeness.
             return .none
         case .sending(_, nil):
@@ -144,13 +148,34 @@ extension RequestLifecycle.StateMachine {
         return .cancelRequest(subscriber, work, notifyPlugins: notifyPlugins)
     }
 
-    /// Finishes the request with `result`: the subscribers to deliver to, or `.none` if it had
-    /// already finished (a late result after a cancel).
-    mutating func finish(_ result: Result<Response, MoyaError>) -> Action {
+    /// Finishes the request with `result`, validated: the subscribers to deliver to, or
+    /// `.none` if it had already finished (a late result after a cancel). A streamed attempt
+    /// whose head passed is handed over, and plugins hear of it when its body ends.
+    mutating func finish(_ result: Result<Response, MoyaError>, attempt: Attempt? = nil) -> Action {
         guard !isFinished else { return .none }
-        phase = .finished
         defer { subscribers = [] }
-        return .finish(result, subscribers, notifyPlugins: announced)
+        let validation = self.validation
+        let validated = result.flatMap { RequestLifecycle.validate($0, with: validation) }
+        if case .success(let head) = validated, let stream = attempt?.stream {
+            phase = .streaming(head: head, sentStep: stream.sentStep)
+            return .handOver(head, stream.body, subscribers)
+        }
+        phase = .finished
+        return .finish(validated, subscribers, notifyPlugins: announced)
+    }
+
+    /// The reader of a handed-over stream is done with the body of the attempt sent at `step`.
+    mutating func streamEnded(_ termination: ChunkChannel.Termination, step: Int) -> Action {
+        guard case .streaming(let head, let sentStep) = phase, sentStep == step else { return .none }
+        phase = .finished
+        switch termination {
+        case .producerEnded(.finished):
+            return .report(.success(head))
+        case .producerEnded(.failed(let error)):
+            return .report(.failure(error))
+        case .consumerLeft:
+            return .report(.failure(.cancelled))
+        }
     }
 
     /// Moves to `phase` as a new step, and returns the action `makeAction` builds for it.

@@ -33,6 +33,9 @@ extension RequestLifecycle {
             case deciding(Attempt, Result<Response, MoyaError>, Work?)
             /// Waiting, in the stored task, before the next attempt.
             case waitingToRetry(Attempt, Work?)
+            /// A streamed request's head was handed to its caller, who reads the body of the
+            /// attempt sent at `sentStep`; plugins hear `didReceive` when the reader is done.
+            case streaming(head: Response, sentStep: Int)
             case finished
         }
 
@@ -42,6 +45,9 @@ extension RequestLifecycle {
             var number: Int
             /// The request as this attempt sends it (after adapting, once adapted).
             var request: URLRequest
+            /// For a streamed request whose head arrived: the body still to read, and the step
+            /// the attempt was sent at, with which the transport reports the body's end.
+            var stream: (body: ResponseChunks, sentStep: Int)? = nil
         }
 
         /// Work the lifecycle started for a state: cancelled when the request is.
@@ -54,7 +60,10 @@ extension RequestLifecycle {
             let id: Int
             let callback: CallbackTarget
             let progress: ProgressBlock?
+            /// Receives the result; for a streamed request, only a failure.
             let completion: Completion
+            /// For a streamed request: receives the head and its body once the head passed.
+            var receivesStream: (@Sendable (StreamedResponse) -> Void)? = nil
         }
 
         /// What the lifecycle does next.
@@ -81,6 +90,11 @@ extension RequestLifecycle {
             /// Deliver the result to these subscribers; plugins' `didReceive` runs when their
             /// `willSend` did.
             case finish(Result<Response, MoyaError>, [Subscriber], notifyPlugins: Bool)
+            /// Hand a streamed request's head and body to the subscribers; `didReceive` waits for
+            /// the body's end.
+            case handOver(Response, ResponseChunks, [Subscriber])
+            /// Tell plugins (`didReceive`) how a handed-over stream ended.
+            case report(Result<Response, MoyaError>)
         }
 
         enum CancelAction {
@@ -102,7 +116,19 @@ extension RequestLifecycle {
 
         // The state is changed only by the machine's own methods, which live in this file and
         // in `+Attempts`; hence internal setters rather than private ones.
-        var phase: Phase = .building
+        var phase: Phase = .building {
+            didSet {
+                if case .deciding(let attempt, _, _) = oldValue, let stream = attempt.stream {
+                    releasedBodies.append(stream.body)
+                }
+            }
+        }
+        /// Stream bodies the machine let go of (a retried or cancelled attempt's), kept until
+        /// its owner takes them out of the lock: releasing the last reference to a body ends its
+        /// transfer, which reports back to the machine, under the same lock.
+        private var releasedBodies: [ResponseChunks] = []
+        /// The target's `validationType`, applied to the result the request finishes with.
+        let validation: ValidationType
         var step = 0
         var subscribers: [Subscriber] = []
         private var nextID = 0
@@ -118,9 +144,23 @@ extension RequestLifecycle {
         /// The subscribers that asked to cancel, delivered already or not (`Cancellable.isCancelled`).
         var cancelledIDs: Set<Int> = []
 
+        init(validation: ValidationType = .none) {
+            self.validation = validation
+        }
+
+        /// The stream bodies let go of since the last call, to release outside the lock.
+        mutating func takeReleasedBodies() -> [ResponseChunks] {
+            guard !releasedBodies.isEmpty else { return [] }
+            defer { releasedBodies = [] }
+            return releasedBodies
+        }
+
+        /// Whether the request is over for its callers (a handed-over stream's body aside).
         var isFinished: Bool {
-            if case .finished = phase { return true }
-            return false
+            switch phase {
+            case .finished, .streaming: true
+            default: false
+            }
         }
 
         /// The identifiers of the subscribers still waiting.
@@ -140,12 +180,21 @@ extension RequestLifecycle {
         mutating func addSubscriber(
             callback: CallbackTarget,
             progress: ProgressBlock?,
-            completion: @escaping Completion
+            completion: @escaping Completion,
+            receivesStream: (@Sendable (StreamedResponse) -> Void)? = nil
         ) -> Int? {
             guard !isFinished else { return nil }
             let id = nextID
             nextID += 1
-            subscribers.append(Subscriber(id: id, callback: callback, progress: progress, completion: completion))
+            subscribers.append(
+                Subscriber(
+                    id: id,
+                    callback: callback,
+                    progress: progress,
+                    completion: completion,
+                    receivesStream: receivesStream
+                )
+            )
             return id
         }
 

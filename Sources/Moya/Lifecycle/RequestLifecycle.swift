@@ -28,6 +28,15 @@ final class RequestLifecycle: Sendable {
         let onFinish: (@Sendable (RequestLifecycle) -> Void)?
         /// The target's own policies, when it has some: looked up once per request.
         var policies: RequestPolicies? = nil
+        /// For a streamed request (`MoyaProvider.stream`), what sets it apart; `nil` otherwise.
+        var streaming: Streaming? = nil
+    }
+
+    /// What sets a streamed request apart: its response is handed over at the head.
+    struct Streaming: Sendable {
+        /// Headers added to the built request, before plugins see it, unless it sets them
+        /// (`Accept`, `Last-Event-ID` for server-sent events).
+        var addedHeaders: [String: String] = [:]
     }
 
     typealias Action = StateMachine.Action
@@ -35,9 +44,9 @@ final class RequestLifecycle: Sendable {
     let context: Context
     /// Identifies this request to plugins while their hooks run.
     let requestContext = RequestContext()
-    let machine = NIOLockedValueBox(StateMachine())
+    let machine: NIOLockedValueBox<StateMachine>
     /// The stub or the session: the same for every attempt.
-    private let transport: Transport
+    let transport: Transport
     /// Whether anything can read `RequestContext.current`: plugins, interceptors, or the
     /// session's logger. Binding a task-local costs a lock and, off a task, an allocation.
     private let bindsContext: Bool
@@ -45,6 +54,7 @@ final class RequestLifecycle: Sendable {
     /// `transport` replaces the one `TransportAssembly` chooses (a scripted one, in tests).
     init(context: Context, transport: Transport? = nil) {
         self.context = context
+        self.machine = NIOLockedValueBox(StateMachine(validation: context.target.validationType))
         self.transport =
             transport
             ?? TransportAssembly.transport(
@@ -58,12 +68,12 @@ final class RequestLifecycle: Sendable {
 
     /// Adds a caller; `nil` once the request has finished.
     func addSubscriber(callback: CallbackTarget, progress: ProgressBlock?, completion: @escaping Completion) -> Int? {
-        machine.withLockedValue { $0.addSubscriber(callback: callback, progress: progress, completion: completion) }
+        withMachine { $0.addSubscriber(callback: callback, progress: progress, completion: completion) }
     }
 
     /// The completions of the callers still waiting.
     var pendingCompletions: [Completion] {
-        machine.withLockedValue { $0.completions }
+        withMachine { $0.completions }
     }
 
     /// Runs the `requestClosure`; the rest follows from its answer.
@@ -73,10 +83,20 @@ final class RequestLifecycle: Sendable {
     func start() {
         withRequestContext {
             context.requestClosure(context.endpoint) { [self] result in
-                let built = result.map { Self.applying(context.policies, to: $0) }
-                perform(machine.withLockedValue { $0.built(built) })
+                let built = result.map { Self.applying(context.policies, context.streaming, to: $0) }
+                perform(withMachine { $0.built(built) })
             }
         }
+    }
+
+    /// Runs `body` on the machine, under its lock. Stream bodies the machine let go of are
+    /// released after the lock: releasing one ends its transfer, which reports to the machine.
+    func withMachine<T>(_ body: (inout StateMachine) -> T) -> T {
+        let (value, released) = machine.withLockedValue { machine in
+            (body(&machine), machine.takeReleasedBodies())
+        }
+        withExtendedLifetime(released) {}
+        return value
     }
 
     /// Runs `body` with `RequestContext.current` set to this request's, setting it only when it
@@ -90,14 +110,14 @@ final class RequestLifecycle: Sendable {
 
     /// Cancels every caller, and so the request.
     func cancelAll() {
-        for id in machine.withLockedValue({ $0.subscriberIDs }) {
+        for id in withMachine({ $0.subscriberIDs }) {
             cancel(subscriber: id)
         }
     }
 
     /// Whether this caller asked to cancel.
     func isCancelled(subscriber id: Int) -> Bool {
-        machine.withLockedValue { $0.isCancelled(subscriber: id) }
+        withMachine { $0.isCancelled(subscriber: id) }
     }
 
     /// Cancels one caller. The request itself stops when no caller is left.
@@ -106,7 +126,7 @@ final class RequestLifecycle: Sendable {
     /// wants to know when it has ended (tests).
     @discardableResult
     func cancel(subscriber id: Int) -> StateMachine.Work? {
-        switch machine.withLockedValue({ $0.cancel(subscriber: id) }) {
+        switch withMachine({ $0.cancel(subscriber: id) }) {
         case .none, .awaitTransport:
             return nil
         case .detach(let subscriber):
@@ -162,12 +182,11 @@ final class RequestLifecycle: Sendable {
                 return { $0.waited(step: step) }
             }
         case let .finish(result, subscribers, notifyPlugins):
-            let validation = context.target.validationType
-            finish(
-                result.flatMap { Self.validate($0, with: validation) },
-                to: subscribers,
-                notifyPlugins: notifyPlugins
-            )
+            finish(result, to: subscribers, notifyPlugins: notifyPlugins)
+        case let .handOver(head, body, subscribers):
+            handOver(head, body: body, to: subscribers)
+        case .report(let result):
+            reportStreamEnd(result)
         }
     }
 
@@ -181,10 +200,10 @@ final class RequestLifecycle: Sendable {
         let task = withRequestContext {
             _Concurrency.Task { [self] in
                 let event = await work()
-                perform(machine.withLockedValue { event(&$0) })
+                perform(withMachine { event(&$0) })
             }
         }
-        if machine.withLockedValue({ $0.workStarted(task, step: step) }) {
+        if withMachine({ $0.workStarted(task, step: step) }) {
             task.cancel()
         }
     }
@@ -195,7 +214,7 @@ final class RequestLifecycle: Sendable {
             let prepared = withRequestContext {
                 context.plugins.reduce(request) { $1.prepare($0, target: target) }
             }
-            perform(machine.withLockedValue { $0.prepared(Self.checkingHeaders(prepared), step: step) })
+            perform(withMachine { $0.prepared(Self.checkingHeaders(prepared), step: step) })
             return
         }
         let plugins = UserValue(context.plugins)
@@ -229,23 +248,33 @@ final class RequestLifecycle: Sendable {
         }
         let interceptor = ChallengeInterceptor.combining(context.interceptor, credential: requestType.credential)
         let deadline = context.session.configuration.requestTimeout.map { NIODeadline.now() + $0 }
-        perform(machine.withLockedValue { $0.announced(interceptor: interceptor, deadline: deadline, step: step) })
+        perform(withMachine { $0.announced(interceptor: interceptor, deadline: deadline, step: step) })
     }
 
     private func send(_ request: URLRequest, deadline: NIODeadline?, step: Int) {
         let exchange = Exchange(request: request, endpoint: context.endpoint, deadline: deadline)
+        guard context.streaming == nil else {
+            open(exchange, step: step)
+            return
+        }
         let events = TransportEvents(
-            wantsProgress: { [self] in machine.withLockedValue { $0.hasProgressListeners } },
+            wantsProgress: { [self] in withMachine { $0.hasProgressListeners } },
             progress: { [self] progress in reportProgress(progress) },
             completion: { [self] result in
-                perform(machine.withLockedValue { $0.sent(result, step: step) })
+                perform(withMachine { $0.sent(result, step: step) })
             }
         )
         // The transport's work inherits the context, so its logs carry the request's id.
         let handle = withRequestContext {
             transport.send(exchange, events: events)
         }
-        if let late = machine.withLockedValue({ $0.transportStarted(handle, step: step) }) {
+        transportStarted(handle, step: step)
+    }
+
+    /// Records the transport's handle, or stops it at once if the request was cancelled while
+    /// it started.
+    func transportStarted(_ handle: TransportHandle, step: Int) {
+        if let late = withMachine({ $0.transportStarted(handle, step: step) }) {
             stop(late.handle, thenDeliverTo: late.subscriber, notifyPlugins: true)
         }
     }
@@ -267,13 +296,19 @@ final class RequestLifecycle: Sendable {
     }
 
     /// A target's own timeout (`RequestPolicies`) replaces URLRequest's default one only, so
-    /// that a `requestClosure` that set a timeout keeps it.
-    private static func applying(_ policies: RequestPolicies?, to request: URLRequest) -> URLRequest {
-        guard let timeout = policies?.timeoutInterval,
-            request.timeoutInterval == URLRequest.defaultTimeoutInterval
-        else { return request }
+    /// that a `requestClosure` that set a timeout keeps it. A stream adds its headers.
+    private static func applying(
+        _ policies: RequestPolicies?,
+        _ streaming: Streaming?,
+        to request: URLRequest
+    ) -> URLRequest {
         var request = request
-        request.timeoutInterval = timeout
+        if let timeout = policies?.timeoutInterval, request.timeoutInterval == URLRequest.defaultTimeoutInterval {
+            request.timeoutInterval = timeout
+        }
+        for (name, value) in streaming?.addedHeaders ?? [:] where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         return request
     }
 }

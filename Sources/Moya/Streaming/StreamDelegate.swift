@@ -5,11 +5,11 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 
-/// Receives one streamed response from AsyncHTTPClient: hands the head to the task waiting in
-/// `head()`, then each body part to the reader through a `ChunkChannel`, holding the
-/// connection back (by not completing the part's future) while the reader is busy.
+/// Receives one streamed response from AsyncHTTPClient: hands the head to `onHead`, then
+/// each body part to the reader through a `ChunkChannel`, holding the connection back (by not
+/// completing the part's future) while the reader is busy.
 ///
-/// Delegate calls arrive on the request's event loop; `head()`, `track` and the channel's
+/// Delegate calls arrive on the request's event loop; `track`, `ended` and the channel's
 /// termination come from other threads, hence the lock.
 final class StreamDelegate: HTTPClientResponseDelegate {
     typealias Response = Void
@@ -20,28 +20,31 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         var cancelled = false
         var head: Moya.Response?
         var channel: ChunkChannel?
-        var headWaiter: CheckedContinuation<Result<OpenedStream, MoyaError>, Never>?
-        /// The head's outcome, when it came before anyone waited for it.
-        var headOutcome: Result<OpenedStream, MoyaError>?
         var headSettled = false
     }
 
     private let state = NIOLockedValueBox(State())
     private let request: URLRequest
     private let idleWatch: StreamIdleWatch
-    private let report: StreamReport
+    private let onHead: @Sendable (Result<OpenedStream, MoyaError>) -> Void
+    private let onEnd: @Sendable (ChunkChannel.Termination) -> Void
     private let mapError: @Sendable (Error) -> Error
 
-    /// - Parameter mapError: Turns AsyncHTTPClient's errors into what URLSession reports.
+    /// - Parameters:
+    ///   - onHead: Called once: with the head and its body, or the failure that came first.
+    ///   - onEnd: Called once the body's reader is done (see `ChunkChannel`).
+    ///   - mapError: Turns AsyncHTTPClient's errors into what URLSession reports.
     init(
         request: URLRequest,
         idleTimeout: TimeAmount,
-        report: StreamReport,
+        onHead: @escaping @Sendable (Result<OpenedStream, MoyaError>) -> Void,
+        onEnd: @escaping @Sendable (ChunkChannel.Termination) -> Void,
         mapError: @escaping @Sendable (Error) -> Error
     ) {
         self.request = request
         self.idleWatch = StreamIdleWatch(idleTimeout: idleTimeout)
-        self.report = report
+        self.onHead = onHead
+        self.onEnd = onEnd
         self.mapError = mapError
     }
 
@@ -56,35 +59,19 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         }
     }
 
-    /// The head, once it arrived, or the failure that came first.
-    func head() async -> Result<OpenedStream, MoyaError> {
-        await withCheckedContinuation { continuation in
-            let outcome = state.withLockedValue { state -> Result<OpenedStream, MoyaError>? in
-                if let outcome = state.headOutcome {
-                    state.headOutcome = nil
-                    return outcome
-                }
-                state.headWaiter = continuation
-                return nil
-            }
-            if let outcome {
-                continuation.resume(returning: outcome)
-            }
-        }
+    /// Whether the head arrived: a transfer that failed after it is not sent again.
+    var hasHead: Bool {
+        state.withLockedValue { $0.head != nil }
     }
 
     private func settleHead(_ outcome: Result<OpenedStream, MoyaError>) {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<Result<OpenedStream, MoyaError>, Never>? in
-            guard !state.headSettled else { return nil }
-            state.headSettled = true
-            guard let waiter = state.headWaiter else {
-                state.headOutcome = outcome
-                return nil
-            }
-            state.headWaiter = nil
-            return waiter
+        let first = state.withLockedValue { state in
+            defer { state.headSettled = true }
+            return !state.headSettled
         }
-        waiter?.resume(returning: outcome)
+        if first {
+            onHead(outcome)
+        }
     }
 
     private func cancelTransfer() {
@@ -126,12 +113,12 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         idleWatch.bytesMoved(task: task)
         let url = state.withLockedValue { $0.url } ?? request.url ?? URL(fileURLWithPath: "/")
         let response = Moya.Response(head: head, url: url, data: Data(), request: request, fileURL: nil)
-        let report = self.report
+        let onEnd = self.onEnd
         let channel = ChunkChannel { [self] termination in
             if case .consumerLeft = termination {
                 cancelTransfer()
             }
-            report.terminated(termination)
+            onEnd(termination)
         }
         state.withLockedValue { state in
             state.head = response

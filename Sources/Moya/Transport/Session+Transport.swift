@@ -6,7 +6,7 @@ import NIOFoundationCompat
 
 extension Session: Transport {
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
-        let handle = TransferHandle()
+        let handle = TransferHandle<TransferDelegate.Outcome>()
         var reporting = events
         reporting.completion = { result in
             let (cancelled, whenStopped) = handle.finished()
@@ -31,7 +31,7 @@ extension Session: Transport {
     private func start(
         _ exchange: Exchange,
         events: TransportEvents,
-        handle: TransferHandle,
+        handle: TransferHandle<TransferDelegate.Outcome>,
         wait: ConnectionWait?,
         scope: TransferScope? = nil
     ) {

@@ -40,7 +40,7 @@ struct StubTransport: Transport {
 }
 
 /// An immediate stub has already answered: there is nothing left to stop.
-private struct ImmediateStubHandle: TransportHandle {
+struct ImmediateStubHandle: TransportHandle {
     func cancel(then stopped: @escaping @Sendable () -> Void) {
         stopped()
     }
@@ -50,7 +50,7 @@ private struct ImmediateStubHandle: TransportHandle {
 ///
 /// - Note: `@unchecked Sendable` because `DispatchWorkItem` is thread-safe (its `cancel()` may
 ///   be called from any thread) but not annotated `Sendable` on every platform.
-private struct DelayedStubHandle: TransportHandle, @unchecked Sendable {
+struct DelayedStubHandle: TransportHandle, @unchecked Sendable {
     let work: DispatchWorkItem
 
     func cancel(then stopped: @escaping @Sendable () -> Void) {

@@ -2,17 +2,20 @@ import AsyncHTTPClient
 import NIOConcurrencyHelpers
 
 /// Cancels a transfer's current trip to the pool, and any trip started after the cancel, and
-/// tells who cancelled once the transfer has wound down.
-final class TransferHandle: TransportHandle {
+/// tells who cancelled once the transfer has wound down. `Outcome` is what the transfer's
+/// AsyncHTTPClient delegate produces.
+final class TransferHandle<Outcome: Sendable>: TransportHandle {
     /// The handle's rules: one lock, one object per transfer.
     struct State {
-        private var task: HTTPClient.Task<TransferDelegate.Outcome>?
+        private var task: HTTPClient.Task<Outcome>?
         private var cancelled = false
         private var stopped = false
         private var whenStopped: [@Sendable () -> Void] = []
 
+        var isCancelled: Bool { cancelled }
+
         /// Records the current trip; returns whether it must be cancelled at once.
-        mutating func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) -> Bool {
+        mutating func track(_ task: HTTPClient.Task<Outcome>) -> Bool {
             self.task = task
             return cancelled
         }
@@ -21,7 +24,7 @@ final class TransferHandle: TransportHandle {
         /// called at once because the transfer has already wound down.
         mutating func cancel(
             then stopped: @escaping @Sendable () -> Void
-        ) -> (task: HTTPClient.Task<TransferDelegate.Outcome>?, stoppedAlready: Bool) {
+        ) -> (task: HTTPClient.Task<Outcome>?, stoppedAlready: Bool) {
             let first = !cancelled
             cancelled = true
             if !self.stopped {
@@ -40,8 +43,13 @@ final class TransferHandle: TransportHandle {
 
     private let state = NIOLockedValueBox(State())
 
+    /// Whether the transfer was cancelled: it then reports nothing.
+    var isCancelled: Bool {
+        state.withLockedValue { $0.isCancelled }
+    }
+
     /// Records the current trip, cancelling it at once if the transfer was cancelled already.
-    func track(_ task: HTTPClient.Task<TransferDelegate.Outcome>) {
+    func track(_ task: HTTPClient.Task<Outcome>) {
         if state.withLockedValue({ $0.track(task) }) {
             task.cancel()
         }

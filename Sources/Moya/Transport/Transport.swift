@@ -27,9 +27,16 @@ import NIOCore
 /// - **Downloads.** A download is written to a temporary file and moved to its destination only
 ///   for a 2xx response; otherwise, and on any failure, the file is removed.
 /// - **Progress.** `events.progress` is called only while `events.wantsProgress()` is `true`.
+/// - **Streams.** `open` keeps the same rules up to the head: `events.head` is called once with
+///   the head and its body, or with the failure that came first, and not after a cancel. From
+///   then on the body's reader owns the transfer: reading paces it, and leaving the body (or
+///   dropping it unread) stops it. `events.ended` is called once, when the reader is done.
 protocol Transport: Sendable {
     /// Starts sending, keeping the contract above.
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle
+
+    /// Starts sending a request whose response is read as it arrives, keeping the contract above.
+    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle
 }
 
 /// Everything a transport needs to know about one attempt of a request: plain values, nothing
@@ -51,6 +58,22 @@ struct TransportEvents: Sendable {
     var wantsProgress: @Sendable () -> Bool = { true }
     var progress: @Sendable (Progress) -> Void
     var completion: @Sendable (Result<Response, MoyaError>) -> Void
+}
+
+/// How a transport reports back on a streamed request.
+struct StreamEvents: Sendable {
+    /// The head, with the body still to read, or the failure that came before it.
+    var head: @Sendable (Result<OpenedStream, MoyaError>) -> Void
+    /// The body's reader is done: it read the end, met the transfer's failure, or left.
+    var ended: @Sendable (ChunkChannel.Termination) -> Void
+}
+
+/// A streamed attempt whose head has arrived.
+struct OpenedStream: Sendable {
+    /// The head, as a response with an empty body.
+    var head: Response
+    /// The body; dropping it unread ends the transfer.
+    var chunks: ResponseChunks
 }
 
 /// Stops a transport's work.

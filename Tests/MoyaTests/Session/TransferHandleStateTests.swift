@@ -5,7 +5,7 @@ import Testing
 @Suite("Transfer handle state")
 struct TransferHandleStateTests {
     @Test func aCancelBeforeTheEndWaitsForItAndSuppressesTheResult() {
-        var state = TransferHandle.State()
+        var state = TransferHandle<TransferDelegate.Outcome>.State()
         let calls = Counter()
         let cancel = state.cancel(then: { calls.increment() })
         #expect(!cancel.stoppedAlready)
@@ -19,7 +19,7 @@ struct TransferHandleStateTests {
     }
 
     @Test func aCancelAfterTheEndIsToldAtOnce() {
-        var state = TransferHandle.State()
+        var state = TransferHandle<TransferDelegate.Outcome>.State()
         let end = state.finish()
         #expect(!end.cancelled)
         #expect(end.whenStopped.isEmpty)
@@ -29,7 +29,7 @@ struct TransferHandleStateTests {
     }
 
     @Test func theEndIsReportedToEveryCancellerOnce() {
-        var state = TransferHandle.State()
+        var state = TransferHandle<TransferDelegate.Outcome>.State()
         _ = state.cancel(then: {})
         _ = state.cancel(then: {})
         #expect(state.finish().whenStopped.count == 2)

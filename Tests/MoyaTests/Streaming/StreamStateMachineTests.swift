@@ -216,46 +216,4 @@ struct StreamStateMachineTests {
         #expect(finish == .cancelTimer)
         #expect(!machine.keepsTimer())
     }
-
-    // MARK: Report
-
-    typealias Report = StreamReport.StateMachine
-
-    @Test func theReportComesOnceAfterBothAcceptAndTermination() {
-        let head = Response(statusCode: 200, data: Data())
-        var early = Report()
-        let beforeAccept = early.terminated(.producerEnded(.finished))
-        #expect(beforeAccept == nil)
-        let onAccept = early.accept(head)
-        #expect(onAccept?.0 === head)
-        let second = early.terminated(.consumerLeft)
-        #expect(second == nil)
-
-        var late = Report()
-        let accepted = late.accept(head)
-        #expect(accepted == nil)
-        guard case .consumerLeft? = late.terminated(.consumerLeft)?.1 else {
-            Issue.record("not reported")
-            return
-        }
-        let again = late.terminated(.producerEnded(.finished))
-        #expect(again == nil)
-    }
-
-    @Test func aDiscardedAttemptIsNeverReported() {
-        var machine = Report()
-        machine.discard()
-        let terminated = machine.terminated(.consumerLeft)
-        #expect(terminated == nil)
-        let accepted = machine.accept(Response(statusCode: 200, data: Data()))
-        #expect(accepted == nil)
-    }
-
-    @Test func theReportedResultMatchesHowTheStreamEnded() throws {
-        let head = Response(statusCode: 200, data: Data())
-        #expect(try StreamReport.result(head, .producerEnded(.finished)).get() === head)
-        #expect(throws: MoyaError.self) { try StreamReport.result(head, .consumerLeft).get() }
-        guard case .failure(let error) = StreamReport.result(head, .consumerLeft) else { return }
-        #expect(error.isCancellation)
-    }
 }

@@ -17,8 +17,16 @@ final class ScriptedTransport: Transport {
         }
     }
 
+    /// One call of `open`.
+    struct Open: Sendable {
+        let exchange: Exchange
+        let events: StreamEvents
+        let handle: ScriptedHandle
+    }
+
     private let sends = Synchronized<[Send]>([])
     private let stream = AsyncStream<Send>.makeStream()
+    private let opens = AsyncStream<Open>.makeStream()
     /// Runs inside `send`, before the handle is returned: a race with the transport starting.
     private let whileStarting: (@Sendable (Send) -> Void)?
 
@@ -47,6 +55,18 @@ final class ScriptedTransport: Transport {
     /// Waits for the next attempt.
     func nextSend() async -> Send? {
         var iterator = stream.stream.makeAsyncIterator()
+        return await iterator.next()
+    }
+
+    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
+        let open = Open(exchange: exchange, events: events, handle: ScriptedHandle())
+        opens.continuation.yield(open)
+        return open.handle
+    }
+
+    /// Waits for the next streamed attempt.
+    func nextOpen() async -> Open? {
+        var iterator = opens.stream.makeAsyncIterator()
         return await iterator.next()
     }
 }
