@@ -136,6 +136,32 @@ struct CachePolicyNetworkTests {
         }
     }
 
+    @Test func streamsPassTheCacheByAndAStreamedPostStillInvalidatesItsURL() async throws {
+        let origin = CacheOrigin()
+        try await TestServer.with({ router in
+            origin.route(router, "/items") { _, number in
+                .init(headers: [("Cache-Control", "max-age=600")], body: "list \(number)")
+            }
+            origin.route(router, "/items", method: .post) { _, _ in .init(status: .ok, body: "created") }
+        }) { server in
+            let provider = cachingProvider(.memory(clock: CacheClock()))
+            let list = CacheTarget(baseURL: server.baseURL, path: "/items")
+            _ = try await provider.request(list)
+            // A streamed GET is neither answered from what is stored nor stored itself.
+            let streamed = try await provider.stream(list)
+            #expect(String(decoding: try await streamed.chunks.collect(upTo: 1 << 10), as: UTF8.self) == "list 2")
+            #expect(try await provider.request(list).cacheStatus.isFromCache)
+            #expect(origin.hits("/items") == 2)
+
+            let post = try await provider.stream(CacheTarget(baseURL: server.baseURL, path: "/items", method: .post))
+            #expect(String(decoding: try await post.chunks.collect(upTo: 1 << 10), as: UTF8.self) == "created")
+            let after = try await provider.request(list)
+            #expect(after.cacheStatus == .miss)
+            // The origin counts every method on the path: two GETs, the streamed GET, the POST.
+            #expect(try after.mapString() == "list 4")
+        }
+    }
+
     @Test func aFailedUnsafeRequestInvalidatesNothing() async throws {
         let origin = CacheOrigin()
         try await TestServer.with({ router in

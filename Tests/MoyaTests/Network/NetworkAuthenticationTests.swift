@@ -75,6 +75,20 @@ struct NetworkAuthenticationTests {
         }
     }
 
+    @Test func aStreamAnswersABasicChallengeWithTheCredentialsPluginsCredential() async throws {
+        let attempts = Counter()
+        try await TestServer.with({ addProtectedRoutes($0, attempts: attempts) }) { server in
+            let credential = URLCredential(user: Self.user, password: Self.password, persistence: .none)
+            let streamed = try await provider(credential: credential).stream(
+                DynamicTarget(baseURL: server.baseURL, path: "/basic")
+            )
+            #expect(streamed.statusCode == 200)
+            let body = try await streamed.chunks.collect(upTo: 1 << 10)
+            #expect(String(decoding: body, as: UTF8.self) == "basic ok")
+            #expect(attempts.count == 2)
+        }
+    }
+
     @Test func credentialsPluginAnswersADigestChallenge() async throws {
         let attempts = Counter()
         try await TestServer.with({ addProtectedRoutes($0, attempts: attempts) }) { server in
