@@ -150,3 +150,39 @@ struct StreamStubTests {
         }
     }
 }
+
+/// The logger and streams: each chunk is an entry when bodies are logged.
+@Suite("Logging streams")
+struct StreamLoggingTests {
+    private func chunksLogged(with options: LogOptions) async throws -> [String] {
+        let (logger, log) = LoggerFixture.logger(options)
+        let provider = MoyaProvider<PipelineTarget>(
+            endpointClosure: { target in
+                let endpoint = MoyaProvider.defaultEndpointMapping(for: target)
+                return Endpoint(
+                    url: endpoint.url,
+                    sampleResponseClosure: endpoint.sampleResponseClosure,
+                    method: endpoint.method,
+                    task: endpoint.task,
+                    httpHeaderFields: endpoint.httpHeaderFields,
+                    sampleStreamClosure: {
+                        SampleStream(parts: [.chunk(Data("one".utf8)), .chunk(Data("two".utf8))])
+                    }
+                )
+            },
+            stubClosure: MoyaProvider.immediatelyStub,
+            plugins: [logger]
+        )
+        let streamed = try await provider.stream(.zen)
+        for try await _ in streamed.chunks {}
+        return log.all.filter { $0.hasPrefix("Response Chunk") }
+    }
+
+    @Test func aVerboseLoggerLogsEveryChunkAsItsReaderReceivesIt() async throws {
+        #expect(try await chunksLogged(with: .verbose) == ["Response Chunk: one", "Response Chunk: two"])
+    }
+
+    @Test func theDefaultLoggerLogsNoChunk() async throws {
+        #expect(try await chunksLogged(with: .default).isEmpty)
+    }
+}
