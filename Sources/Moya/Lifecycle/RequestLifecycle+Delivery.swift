@@ -61,6 +61,11 @@ extension RequestLifecycle {
         if let progress = subscriber.progress, case .success(let response) = result {
             progress(ProgressResponse(progress: lastProgress, response: response))
         }
+        // A stream's failure is not processed: a plugin could not turn it into a stream.
+        guard subscriber.receivesStream == nil else {
+            subscriber.completion(result)
+            return
+        }
         let target = context.target
         let processed = context.plugins.reduce(result) { $1.process($0, target: target) }
         subscriber.completion(processed)

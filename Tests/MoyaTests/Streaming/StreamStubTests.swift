@@ -95,6 +95,28 @@ struct StreamStubTests {
         }
     }
 
+    @Test func aPluginsProcessDoesNotTurnAStreamsFailureIntoSuccess() async throws {
+        struct Forgiving: PluginType {
+            func process(
+                _ result: Result<Moya.Response, MoyaError>,
+                target: TargetType
+            ) -> Result<Moya.Response, MoyaError> {
+                .success(Moya.Response(statusCode: 200, data: Data()))
+            }
+        }
+        let stream = SampleStream(statusCode: 500, parts: [])
+        do {
+            _ = try await provider(stream: stream, plugins: [Forgiving()]).stream(Feed())
+            Issue.record("a 500 was accepted")
+        } catch {
+            guard case .underlying(MoyaError.statusCode(let response), _) = error else {
+                Issue.record("expected the status code error itself, got \(error)")
+                return
+            }
+            #expect(response.statusCode == 500)
+        }
+    }
+
     @Test func theInterceptorAdaptsAndRetriesAStream() async throws {
         struct Retrying: RequestInterceptor {
             let attempts = Synchronized<[String?]>([])
