@@ -3,7 +3,7 @@
 // request).
 //
 //   swift build -c release --product GETProfile
-//   perf record -g .build/release/GETProfile moya http://127.0.0.1:PORT/json 20000
+//   perf record -g .build/release/GETProfile moya http://127.0.0.1:PORT/json 20000 [CONCURRENCY]
 import AsyncHTTPClient
 import Foundation
 import Moya
@@ -18,8 +18,10 @@ struct JSONAPI: TargetType {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 3, let url = URL(string: arguments[1]), let count = Int(arguments[2]) else {
-    print("usage: GETProfile moya|ahc|ahc-future URL COUNT")
+guard (3...4).contains(arguments.count), let url = URL(string: arguments[1]), let count = Int(arguments[2]),
+    let concurrency = Int(arguments.count == 4 ? arguments[3] : "1"), concurrency > 0
+else {
+    print("usage: GETProfile moya|ahc|ahc-future URL COUNT [CONCURRENCY]")
     exit(2)
 }
 let mode = arguments[0]
@@ -28,7 +30,20 @@ let provider = MoyaProvider<JSONAPI>(session: session)
 
 // Off the main actor, as the benchmark runs; the globals of this file belong to the main actor,
 // so the loop captures them first.
-let bytes = try await _Concurrency.Task.detached { [mode, url, count, provider, session] in
+let bytes = try await _Concurrency.Task.detached { [mode, url, count, concurrency, provider, session] in
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for _ in 0..<concurrency {
+            group.addTask { try await run(mode, url, count / concurrency, provider, session) }
+        }
+        return try await group.reduce(0, +)
+    }
+}.value
+print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
+
+/// One loop of requests, one after the other.
+@Sendable func run(_ mode: String, _ url: URL, _ count: Int, _ provider: MoyaProvider<JSONAPI>, _ session: Session)
+    async throws -> Int
+{
     var bytes = 0
     for _ in 0..<count {
         if mode == "moya" {
@@ -42,5 +57,4 @@ let bytes = try await _Concurrency.Task.detached { [mode, url, count, provider, 
         }
     }
     return bytes
-}.value
-print("\(count) GETs (\(mode)), \(bytes) bytes")
+}
