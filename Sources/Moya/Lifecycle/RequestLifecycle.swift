@@ -42,14 +42,13 @@ final class RequestLifecycle: Sendable {
     typealias Action = StateMachine.Action
 
     let context: Context
-    /// Identifies this request to plugins while their hooks run.
-    let requestContext = RequestContext()
+    /// Identifies this request to plugins while their hooks run; `nil` when nothing can read
+    /// `RequestContext.current`: no plugin, no interceptor, no session logger. Binding a
+    /// task-local costs a lock and, off a task, an allocation; so does making a context.
+    let requestContext: RequestContext?
     let machine: NIOLockedValueBox<StateMachine>
     /// The stub or the session: the same for every attempt.
     let transport: Transport
-    /// Whether anything can read `RequestContext.current`: plugins, interceptors, or the
-    /// session's logger. Binding a task-local costs a lock and, off a task, an allocation.
-    private let bindsContext: Bool
 
     /// `transport` replaces the one `TransportAssembly` chooses (a scripted one, in tests).
     init(context: Context, transport: Transport? = nil) {
@@ -62,8 +61,9 @@ final class RequestLifecycle: Sendable {
                 session: context.session,
                 target: UserValue(context.target)
             )
-        self.bindsContext =
+        let bindsContext =
             !context.plugins.isEmpty || context.interceptor != nil || context.session.configuration.logger != nil
+        self.requestContext = bindsContext ? RequestContext() : nil
     }
 
     /// Adds a caller; `nil` once the request has finished.
@@ -102,7 +102,7 @@ final class RequestLifecycle: Sendable {
     /// Runs `body` with `RequestContext.current` set to this request's, setting it only when it
     /// is not already: each task-local binding costs a lock in the concurrency runtime.
     func withRequestContext<T>(_ body: () throws -> T) rethrows -> T {
-        if !bindsContext || RequestContext.current == requestContext {
+        guard let requestContext, RequestContext.current != requestContext else {
             return try body()
         }
         return try RequestContext.$current.withValue(requestContext, operation: body)
@@ -193,7 +193,7 @@ final class RequestLifecycle: Sendable {
     /// Runs `work` in a task the machine stores for the current step, so that a cancel stops
     /// it; the event it returns is reported to the machine when it ends. The task inherits the
     /// request's context, so that adapters and retriers see it too.
-    private func startWork(
+    func startWork(
         step: Int,
         _ work: @escaping @Sendable () async -> (inout StateMachine) -> Action
     ) {
@@ -206,49 +206,6 @@ final class RequestLifecycle: Sendable {
         if withMachine({ $0.workStarted(task, step: step) }) {
             task.cancel()
         }
-    }
-
-    private func prepare(_ request: URLRequest, step: Int) {
-        let target = context.target
-        guard context.hasAsyncPlugins else {
-            let prepared = withRequestContext {
-                context.plugins.reduce(request) { $1.prepare($0, target: target) }
-            }
-            perform(withMachine { $0.prepared(Self.checkingHeaders(prepared), step: step) })
-            return
-        }
-        let plugins = UserValue(context.plugins)
-        let handedTarget = UserValue(target)
-        startWork(step: step) {
-            do {
-                var prepared = request
-                for plugin in plugins.value {
-                    if let plugin = plugin as? AsyncPluginType {
-                        prepared = try await plugin.prepare(prepared, target: handedTarget.value)
-                    } else {
-                        prepared = plugin.prepare(prepared, target: handedTarget.value)
-                    }
-                }
-                let checked = Self.checkingHeaders(prepared)
-                return { $0.prepared(checked, step: step) }
-            } catch {
-                let failure = MoyaError.wrapping(error)
-                return { $0.prepared(.failure(failure), step: step) }
-            }
-        }
-    }
-
-    private func announce(_ request: URLRequest, step: Int) {
-        let target = context.target
-        let requestType = MoyaRequest(request: request, sessionHeaders: context.session.sessionHeaders)
-        withRequestContext {
-            for plugin in context.plugins {
-                plugin.willSend(requestType, target: target)
-            }
-        }
-        let interceptor = ChallengeInterceptor.combining(context.interceptor, credential: requestType.credential)
-        let deadline = context.session.configuration.requestTimeout.map { NIODeadline.now() + $0 }
-        perform(withMachine { $0.announced(interceptor: interceptor, deadline: deadline, step: step) })
     }
 
     private func send(_ request: URLRequest, deadline: NIODeadline?, step: Int) {
@@ -285,30 +242,5 @@ final class RequestLifecycle: Sendable {
         handle.cancel { [self] in
             finish(.failure(.cancelled), to: [subscriber], notifyPlugins: notifyPlugins)
         }
-    }
-
-    /// A request whose headers could not be sent fails before anything is.
-    private static func checkingHeaders(_ request: URLRequest) -> Result<URLRequest, MoyaError> {
-        if let problem = HeaderValidation.problem(in: request) {
-            return .failure(.underlying(problem, nil))
-        }
-        return .success(request)
-    }
-
-    /// A target's own timeout (`RequestPolicies`) replaces URLRequest's default one only, so
-    /// that a `requestClosure` that set a timeout keeps it. A stream adds its headers.
-    private static func applying(
-        _ policies: RequestPolicies?,
-        _ streaming: Streaming?,
-        to request: URLRequest
-    ) -> URLRequest {
-        var request = request
-        if let timeout = policies?.timeoutInterval, request.timeoutInterval == URLRequest.defaultTimeoutInterval {
-            request.timeoutInterval = timeout
-        }
-        for (name, value) in streaming?.addedHeaders ?? [:] where request.value(forHTTPHeaderField: name) == nil {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        return request
     }
 }
