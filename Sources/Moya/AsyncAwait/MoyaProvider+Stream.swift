@@ -71,7 +71,6 @@ extension MoyaProvider {
     /// What every run of a streamed request to `target` shares.
     func streamRequest(for target: Target) -> StreamRequest {
         let policies = targetsMayHavePolicies ? target as? RequestPolicies : nil
-        let active = activeRequests
         return StreamRequest(
             context: RequestLifecycle.Context(
                 target: target,
@@ -82,13 +81,10 @@ extension MoyaProvider {
                 session: session,
                 requestClosure: requestClosure,
                 interceptor: interceptor(with: policies),
-                onFinish: { lifecycle in
-                    active.remove(lifecycle)
-                },
+                activeRequests: activeRequests,
                 policies: policies,
                 streaming: RequestLifecycle.Streaming()
-            ),
-            activeRequests: active
+            )
         )
     }
 }
@@ -97,7 +93,6 @@ extension MoyaProvider {
 /// endpoint, the plugins and the interceptor are worked out once.
 struct StreamRequest: Sendable {
     let context: RequestLifecycle.Context
-    let activeRequests: ActiveRequests
 
     /// A lifecycle for one run, which adds `headers` to the request unless it sets them. Until
     /// its head is handed over, it is one of the provider's active requests.
@@ -105,7 +100,7 @@ struct StreamRequest: Sendable {
         var context = self.context
         context.streaming = RequestLifecycle.Streaming(addedHeaders: headers)
         let lifecycle = RequestLifecycle(context: context)
-        activeRequests.insert(lifecycle)
+        context.activeRequests?.insert(lifecycle)
         return lifecycle
     }
 }

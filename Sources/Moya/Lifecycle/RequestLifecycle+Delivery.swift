@@ -7,7 +7,7 @@ extension RequestLifecycle {
         to subscribers: [StateMachine.Subscriber],
         notifyPlugins: Bool
     ) {
-        context.onFinish?(self)
+        context.activeRequests?.remove(self)
         deliver(result, to: subscribers, notifyPlugins: notifyPlugins)
     }
 

@@ -24,8 +24,9 @@ final class RequestLifecycle: Sendable {
         let requestClosure: (Endpoint, @escaping @Sendable (Result<URLRequest, MoyaError>) -> Void) -> Void
         /// Adapts and retries each attempt: the session's, the provider's and the target's, combined.
         let interceptor: RequestInterceptor?
-        /// Called once when the request is over, before any delivery.
-        let onFinish: (@Sendable (RequestLifecycle) -> Void)?
+        /// The provider's running requests, which this one leaves once it is over, before any
+        /// delivery; `nil` when no provider tracks it (tests).
+        let activeRequests: ActiveRequests?
         /// The target's own policies, when it has some: looked up once per request.
         var policies: RequestPolicies? = nil
         /// For a streamed request (`MoyaProvider.stream`), what sets it apart; `nil` otherwise.

@@ -28,9 +28,7 @@ extension MoyaProvider {
                     session: self.session,
                     requestClosure: self.requestClosure,
                     interceptor: self.interceptor(with: policies),
-                    onFinish: { lifecycle in
-                        active.remove(lifecycle)
-                    },
+                    activeRequests: active,
                     policies: policies
                 )
             )

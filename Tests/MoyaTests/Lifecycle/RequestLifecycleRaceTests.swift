@@ -27,7 +27,7 @@ struct RequestLifecycleRaceTests {
             session: session,
             requestClosure: requestClosure,
             interceptor: interceptor,
-            onFinish: nil
+            activeRequests: nil
         )
         return RequestLifecycle(context: context, transport: transport)
     }

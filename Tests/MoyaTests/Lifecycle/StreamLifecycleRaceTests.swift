@@ -26,7 +26,7 @@ struct StreamLifecycleRaceTests {
             requestClosure: { endpoint, done in done(Result { try endpoint.urlRequest() }.mapError(MoyaError.wrapping))
             },
             interceptor: interceptor,
-            onFinish: nil
+            activeRequests: nil
         )
         context.streaming = RequestLifecycle.Streaming()
         return RequestLifecycle(context: context, transport: transport)
