@@ -40,11 +40,11 @@ extension RequestLifecycle.StateMachine {
     mutating func sent(_ result: Result<Response, MoyaError>, body: ResponseChunks? = nil, step: Int) -> Action {
         guard step == self.step else { return .none }
         switch phase {
-        case .sending(var attempt, _):
+        case .sending(let attempt, _):
             if let body {
-                attempt.stream = (body, step)
+                openBody = (body, step)
             }
-            guard let interceptor else { return finish(result, attempt: attempt) }
+            guard let interceptor else { return finish(result) }
             return move(to: .deciding(attempt, result, nil)) {
                 .decide(sent: attempt.request, interceptor, attempt: attempt.number, result: result, step: $0)
             }
@@ -63,13 +63,14 @@ extension RequestLifecycle.StateMachine {
         guard step == self.step, case .deciding(let attempt, let result, _) = phase else { return .none }
         switch decision {
         case .doNotRetry:
-            return finish(result, attempt: attempt)
+            return finish(result)
         case .doNotRetryWithError(let error):
             return finish(.failure(error))
         case .retry, .retryWithDelay:
             if let deadline, now >= deadline {
-                return finish(result, attempt: attempt)
+                return finish(result)
             }
+            dropOpenBody()
             guard case .retryWithDelay(let seconds) = decision, seconds > 0 else {
                 return nextAttempt(after: attempt)
             }
@@ -144,6 +145,7 @@ extension RequestLifecycle.StateMachine {
         case .preparing(let task), .adapting(_, let task), .deciding(_, _, let task), .waitingToRetry(_, let task):
             work = task
         }
+        dropOpenBody()
         phase = .finished
         return .cancelRequest(subscriber, work, notifyPlugins: notifyPlugins)
     }
@@ -151,15 +153,17 @@ extension RequestLifecycle.StateMachine {
     /// Finishes the request with `result`, validated: the subscribers to deliver to, or
     /// `.none` if it had already finished (a late result after a cancel). A streamed attempt
     /// whose head passed is handed over, and plugins hear of it when its body ends.
-    mutating func finish(_ result: Result<Response, MoyaError>, attempt: Attempt? = nil) -> Action {
+    mutating func finish(_ result: Result<Response, MoyaError>) -> Action {
         guard !isFinished else { return .none }
         defer { subscribers = [] }
         let validation = self.validation
         let validated = result.flatMap { RequestLifecycle.validate($0, with: validation) }
-        if case .success(let head) = validated, let stream = attempt?.stream {
-            phase = .streaming(head: head, sentStep: stream.sentStep)
-            return .handOver(head, stream.body, subscribers)
+        if case .success(let head) = validated, let open = openBody {
+            openBody = nil
+            phase = .streaming(head: head, sentStep: open.sentStep)
+            return .handOver(head, open.body, subscribers)
         }
+        dropOpenBody()
         phase = .finished
         return .finish(validated, subscribers, notifyPlugins: announced)
     }

@@ -45,9 +45,6 @@ extension RequestLifecycle {
             var number: Int
             /// The request as this attempt sends it (after adapting, once adapted).
             var request: URLRequest
-            /// For a streamed request whose head arrived: the body still to read, and the step
-            /// the attempt was sent at, with which the transport reports the body's end.
-            var stream: (body: ResponseChunks, sentStep: Int)? = nil
         }
 
         /// Work the lifecycle started for a state: cancelled when the request is.
@@ -116,13 +113,10 @@ extension RequestLifecycle {
 
         // The state is changed only by the machine's own methods, which live in this file and
         // in `+Attempts`; hence internal setters rather than private ones.
-        var phase: Phase = .building {
-            didSet {
-                if case .deciding(let attempt, _, _) = oldValue, let stream = attempt.stream {
-                    releasedBodies.append(stream.body)
-                }
-            }
-        }
+        var phase: Phase = .building
+        /// A streamed attempt's body, held from its head's arrival while the interceptor decides,
+        /// with the step the attempt was sent at, which its end is reported with.
+        var openBody: (body: ResponseChunks, sentStep: Int)?
         /// Stream bodies the machine let go of (a retried or cancelled attempt's), kept until
         /// its owner takes them out of the lock: releasing the last reference to a body ends its
         /// transfer, which reports back to the machine, under the same lock.
@@ -146,6 +140,14 @@ extension RequestLifecycle {
 
         init(validation: ValidationType = .none) {
             self.validation = validation
+        }
+
+        /// Lets go of the open stream body, if any: its transfer is not wanted any more.
+        mutating func dropOpenBody() {
+            if let open = openBody {
+                releasedBodies.append(open.body)
+                openBody = nil
+            }
         }
 
         /// The stream bodies let go of since the last call, to release outside the lock.
