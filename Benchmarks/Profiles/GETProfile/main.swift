@@ -7,21 +7,27 @@
 import AsyncHTTPClient
 import Foundation
 import Moya
+import NIOCore
 import NIOFoundationCompat
 
 struct JSONAPI: TargetType {
     let baseURL: URL
+    /// A body to `POST`; `nil` for a `GET`.
+    var body: Data? = nil
     var path: String { "" }
-    var method: Moya.Method { .get }
-    var task: Moya.Task { .requestPlain }
-    var headers: [String: String]? { nil }
+    var method: Moya.Method { body == nil ? .get : .post }
+    var task: Moya.Task { body.map { .requestData($0) } ?? .requestPlain }
+    var headers: [String: String]? { body == nil ? nil : ["Content-Type": "application/json"] }
 }
+
+/// The POST benchmark's body: 64 KB.
+let postBody = Data(repeating: UInt8(ascii: "7"), count: 64 << 10)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard (3...4).contains(arguments.count), let url = URL(string: arguments[1]), let count = Int(arguments[2]),
     let concurrency = Int(arguments.count == 4 ? arguments[3] : "1"), concurrency > 0
 else {
-    print("usage: GETProfile moya|ahc|ahc-future URL COUNT [CONCURRENCY]")
+    print("usage: GETProfile moya|ahc|ahc-future|moya-post|ahc-post URL COUNT [CONCURRENCY]")
     exit(2)
 }
 let mode = arguments[0]
@@ -48,6 +54,15 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
     for _ in 0..<count {
         if mode == "moya" {
             bytes += try await provider.request(JSONAPI(baseURL: url)).data.count
+        } else if mode == "moya-post" {
+            bytes += try await provider.request(JSONAPI(baseURL: url, body: postBody)).data.count
+        } else if mode == "ahc-post" {
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: postBody))
+            let response = try await session.httpClient.execute(request, timeout: .seconds(30))
+            bytes += Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
         } else if mode == "ahc-future" {
             let response = try await session.httpClient.execute(request: HTTPClient.Request(url: url)).get()
             bytes += response.body.map { Data(buffer: $0) }?.count ?? 0
