@@ -32,22 +32,38 @@ extension RequestLifecycle {
     ) {
         guard let first = subscribers.first else { return }
         let lastProgress = withMachine { $0.lastProgress }
-        first.callback.execute { [self] in
-            withRequestContext {
-                if notifyPlugins {
-                    for plugin in context.plugins {
-                        plugin.didReceive(result, target: context.target)
-                    }
+        // Inline delivery (the async API) forms no escaping closure, which would be allocated.
+        guard case .inline = first.callback else {
+            first.callback.execute { [self] in
+                deliverHere(result, to: subscribers, notifyPlugins: notifyPlugins, lastProgress: lastProgress)
+            }
+            return
+        }
+        deliverHere(result, to: subscribers, notifyPlugins: notifyPlugins, lastProgress: lastProgress)
+    }
+
+    /// `deliver`'s work, on the first subscriber's callback target.
+    private func deliverHere(
+        _ result: Result<Response, MoyaError>,
+        to subscribers: [StateMachine.Subscriber],
+        notifyPlugins: Bool,
+        lastProgress: Progress?
+    ) {
+        guard let first = subscribers.first else { return }
+        withRequestContext {
+            if notifyPlugins {
+                for plugin in context.plugins {
+                    plugin.didReceive(result, target: context.target)
                 }
-                for subscriber in subscribers {
-                    guard subscriber.callback.isSame(as: first.callback) else {
-                        subscriber.callback.execute { [self] in
-                            withRequestContext { complete(subscriber, with: result, lastProgress: lastProgress) }
-                        }
-                        continue
+            }
+            for subscriber in subscribers {
+                guard subscriber.callback.isSame(as: first.callback) else {
+                    subscriber.callback.execute { [self] in
+                        withRequestContext { complete(subscriber, with: result, lastProgress: lastProgress) }
                     }
-                    complete(subscriber, with: result, lastProgress: lastProgress)
+                    continue
                 }
+                complete(subscriber, with: result, lastProgress: lastProgress)
             }
         }
     }
