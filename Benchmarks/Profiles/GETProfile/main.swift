@@ -4,6 +4,10 @@
 //
 //   swift build -c release --product GETProfile
 //   perf record -g .build/release/GETProfile moya http://127.0.0.1:PORT/json 20000
+//
+// `moya-304` sends the same GET through a session whose memory cache revalidates every request
+// (the cache benchmark's `304` revalidation): the URL must answer with an ETag, as nginx's static
+// files do.
 import AsyncHTTPClient
 import Foundation
 import Moya
@@ -19,11 +23,14 @@ struct JSONAPI: TargetType {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 3, let url = URL(string: arguments[1]), let count = Int(arguments[2]) else {
-    print("usage: GETProfile moya|ahc|ahc-future URL COUNT")
+    print("usage: GETProfile moya|moya-304|ahc|ahc-future URL COUNT")
     exit(2)
 }
 let mode = arguments[0]
-let session = Session()
+let session =
+    mode == "moya-304"
+    ? Session(configuration: .init(cache: .memory(maxBytes: 1 << 20, policy: .alwaysRevalidate)))
+    : Session()
 let provider = MoyaProvider<JSONAPI>(session: session)
 
 // Off the main actor, as the benchmark runs; the globals of this file belong to the main actor,
@@ -31,7 +38,7 @@ let provider = MoyaProvider<JSONAPI>(session: session)
 let bytes = try await _Concurrency.Task.detached { [mode, url, count, provider, session] in
     var bytes = 0
     for _ in 0..<count {
-        if mode == "moya" {
+        if mode == "moya" || mode == "moya-304" {
             bytes += try await provider.request(JSONAPI(baseURL: url)).data.count
         } else if mode == "ahc-future" {
             let response = try await session.httpClient.execute(request: HTTPClient.Request(url: url)).get()
