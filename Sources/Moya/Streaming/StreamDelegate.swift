@@ -28,7 +28,9 @@ final class StreamDelegate: HTTPClientResponseDelegate {
 
     private let state = NIOLockedValueBox(State())
     private let request: URLRequest
-    private let idleWatch: StreamIdleWatch
+    /// The idle timeout, whose clock stops while the reader holds the transfer back; the
+    /// whole-request deadline is AsyncHTTPClient's (`NetworkStreamSource`).
+    private let idleWatch: IdleTimeoutWatch
     private let report: StreamReport
     private let mapError: @Sendable (Error) -> Error
 
@@ -40,7 +42,7 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         mapError: @escaping @Sendable (Error) -> Error
     ) {
         self.request = request
-        self.idleWatch = StreamIdleWatch(idleTimeout: idleTimeout)
+        self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout)
         self.report = report
         self.mapError = mapError
     }

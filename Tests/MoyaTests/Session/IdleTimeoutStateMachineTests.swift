@@ -3,8 +3,9 @@ import Testing
 
 @testable import Moya
 
-/// A transfer's time limits, without a clock, a timer or a lock: the idle timeout and the
-/// whole-request deadline, on one timer.
+/// A transfer's time limits, without a clock, a timer or a lock: the idle timeout, the clock
+/// that stops while a stream's reader holds the transfer back, and the whole-request deadline,
+/// all on one timer.
 @Suite("Idle timeout state machine")
 struct IdleTimeoutStateMachineTests {
     typealias Machine = IdleTimeoutWatch.StateMachine
@@ -83,6 +84,48 @@ struct IdleTimeoutStateMachineTests {
         #expect(machine.timerFired(at: at(1e6)) == .scheduleCheck(at: .distantFuture))
     }
 
+    // MARK: Paused by the reader
+
+    @Test func theIdleClockStopsWhileTheReaderHoldsTheTransferBack() {
+        var machine = Machine(idleTimeout: idle)
+        _ = machine.bytesMoved(at: at(0))
+        machine.pause()
+        // A slow reader, not a silent server: the timer that fires does nothing, and disarms.
+        #expect(machine.timerFired(at: at(10)) == .none)
+        // Reading resumes at 100: the clock starts again from there, with a new timer.
+        #expect(machine.bytesMoved(at: at(100)) == .scheduleCheck(at: at(110)))
+        #expect(machine.timerFired(at: at(110)) == .fail(.idle))
+    }
+
+    @Test func resumingBeforeTheTimerFiredKeepsOneTimer() {
+        var machine = Machine(idleTimeout: idle)
+        _ = machine.bytesMoved(at: at(0))
+        machine.pause()
+        // Resumed before the timer fired: that timer still runs, no second one is set.
+        #expect(machine.bytesMoved(at: at(5)) == .none)
+        #expect(machine.timerFired(at: at(10)) == .scheduleCheck(at: at(15)))
+        #expect(machine.finish() == .cancelTimer)
+        #expect(machine.timerScheduled() == .cancel)
+    }
+
+    @Test func aPauseBeforeAnyBytesSetsNoTimerUntilReadingResumes() {
+        var machine = Machine(idleTimeout: idle)
+        machine.pause()
+        #expect(machine.finish() == .none)
+
+        var resumed = Machine(idleTimeout: idle)
+        resumed.pause()
+        #expect(resumed.bytesMoved(at: at(3)) == .scheduleCheck(at: at(13)))
+    }
+
+    @Test func aDisarmedPauseHasNoTimerToCancel() {
+        var machine = Machine(idleTimeout: idle)
+        _ = machine.bytesMoved(at: at(0))
+        machine.pause()
+        _ = machine.timerFired(at: at(10))
+        #expect(machine.finish() == .none)
+    }
+
     // MARK: Whole-request deadline
 
     @Test func aDeadlineSetsTheTimerWhenTheRequestStartsNotAtTheFirstBytes() {
@@ -140,5 +183,18 @@ struct IdleTimeoutStateMachineTests {
         var deadlineFirst = Machine(idleTimeout: idle, deadline: at(8))
         _ = deadlineFirst.bytesMoved(at: at(0))
         #expect(deadlineFirst.timerFired(at: at(20)) == .fail(.wholeRequest))
+    }
+
+    @Test func theDeadlineKeepsRunningWhileTheReaderHoldsTheTransferBack() {
+        var machine = Machine(idleTimeout: idle, deadline: at(25))
+        _ = machine.bytesMoved(at: at(0))
+        machine.pause()
+        // Paused: no idle failure, but the timer stays set, one idle time ahead at most, so
+        // that resuming needs no timer of its own.
+        #expect(machine.timerFired(at: at(10)) == .scheduleCheck(at: at(20)))
+        #expect(machine.bytesMoved(at: at(12)) == .none)
+        machine.pause()
+        #expect(machine.timerFired(at: at(20)) == .scheduleCheck(at: at(25)))
+        #expect(machine.timerFired(at: at(25)) == .fail(.wholeRequest))
     }
 }
