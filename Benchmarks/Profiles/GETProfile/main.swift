@@ -4,6 +4,10 @@
 //
 //   swift build -c release --product GETProfile
 //   perf record -g .build/release/GETProfile moya http://127.0.0.1:PORT/json 20000 [CONCURRENCY]
+//
+// `moya-304` sends the same GET through a session whose memory cache revalidates every request
+// (the cache benchmark's `304` revalidation): the URL must answer with an ETag, as nginx's static
+// files do. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body.
 import AsyncHTTPClient
 import Foundation
 import Moya
@@ -27,11 +31,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard (3...4).contains(arguments.count), let url = URL(string: arguments[1]), let count = Int(arguments[2]),
     let concurrency = Int(arguments.count == 4 ? arguments[3] : "1"), concurrency > 0
 else {
-    print("usage: GETProfile moya|ahc|ahc-future|moya-post|ahc-post URL COUNT [CONCURRENCY]")
+    print("usage: GETProfile moya|moya-304|ahc|ahc-future|moya-post|ahc-post URL COUNT [CONCURRENCY]")
     exit(2)
 }
 let mode = arguments[0]
-let session = Session()
+let session =
+    mode == "moya-304"
+    ? Session(configuration: .init(cache: .memory(maxBytes: 1 << 20, policy: .alwaysRevalidate)))
+    : Session()
 let provider = MoyaProvider<JSONAPI>(session: session)
 
 // Off the main actor, as the benchmark runs; the globals of this file belong to the main actor,
@@ -52,7 +59,7 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
 {
     var bytes = 0
     for _ in 0..<count {
-        if mode == "moya" {
+        if mode == "moya" || mode == "moya-304" {
             bytes += try await provider.request(JSONAPI(baseURL: url)).data.count
         } else if mode == "moya-post" {
             bytes += try await provider.request(JSONAPI(baseURL: url, body: postBody)).data.count

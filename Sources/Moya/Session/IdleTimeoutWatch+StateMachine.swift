@@ -1,37 +1,44 @@
 import NIOCore
 
 extension IdleTimeoutWatch {
-    /// The idle timeout's rules, apart from any clock, timer or lock so that they can be tested
-    /// alone: when the watch starts, when it checks again, and when it gives up.
+    /// A transfer's time limits, apart from any clock, timer or lock so that they can be tested
+    /// alone: when the watch arms its timer, when it checks again, and when it gives up.
     ///
-    /// One timer per transfer, armed when bytes first move: a chunk only records when it
-    /// arrived, and the timer, when it fires, either fails the transfer or checks again when
-    /// the idle time would run out. Rescheduling a timer for every chunk would cost a trip
-    /// through the event loop's timer queue per read.
+    /// Two limits share one timer:
+    ///
+    /// - **Idle.** The transfer fails when no bytes move, either way, for the idle timeout. The
+    ///   clock starts with the first bytes (waiting for a connection is bounded by
+    ///   `ConnectionWait`, not by this), and stops while the reader of a streamed response
+    ///   holds the transfer back (back-pressure: the server is not at fault); it starts again,
+    ///   from zero, when reading resumes.
+    /// - **Deadline.** When given one, the transfer fails once it passes, whatever it is doing.
+    ///
+    /// One timer per transfer, never moved: bytes only record when they moved, and the timer,
+    /// when it fires, either fails the transfer or checks again when a limit would next run out.
+    /// Rescheduling a timer for every chunk would cost a trip through the event loop's timer
+    /// queue per read. So that no event ever needs an earlier timer than the one set, a timer is
+    /// always set no later than the earliest either limit could run out: when bytes have not
+    /// moved yet (or the clock is stopped), that is one idle timeout from now, or the deadline
+    /// when sooner, since bytes moving now would start the idle clock from now.
     struct StateMachine {
         private enum State {
-            /// No bytes have moved yet: nothing to watch.
-            case waiting
-            /// A timer is set; bytes last moved at `lastActivity`.
+            /// No bytes have moved yet.
+            case waiting(timerArmed: Bool)
+            /// Bytes last moved at `lastActivity`; a timer is always set.
             case watching(lastActivity: NIODeadline)
+            /// The reader holds the transfer back: the idle clock is stopped.
+            case paused(timerArmed: Bool)
             /// The transfer ended, or timed out: nothing is watched any more.
             case finished
         }
 
-        /// What the caller does after bytes moved.
-        enum BytesMovedAction: Equatable {
+        /// What the caller does next.
+        enum Action: Equatable {
             case none
-            /// Arm the timer, to fire at the deadline.
+            /// Set the timer, to fire at the deadline given.
             case scheduleCheck(at: NIODeadline)
-        }
-
-        /// What the caller does when the timer fires.
-        enum TimerFiredAction: Equatable {
-            case none
-            /// Bytes moved meanwhile: check again at the deadline.
-            case scheduleCheck(at: NIODeadline)
-            /// Nothing moved for the idle timeout: fail the transfer.
-            case fail
+            /// A limit ran out: fail the transfer, saying which.
+            case fail(TransferTimeout.Limit)
         }
 
         /// What the caller does with a timer it has just set.
@@ -50,62 +57,112 @@ extension IdleTimeoutWatch {
         }
 
         let idleTimeout: TimeAmount
-        private var state = State.waiting
+        /// When the whole request must have finished; `nil` when another part enforces it, or
+        /// when there is no limit.
+        let deadline: NIODeadline?
+        private var state = State.waiting(timerArmed: false)
 
-        init(idleTimeout: TimeAmount) {
+        init(idleTimeout: TimeAmount, deadline: NIODeadline? = nil) {
             self.idleTimeout = idleTimeout
+            self.deadline = deadline
         }
 
-        /// Bytes moved at `now`: the first time arms the timer; after that only the time is noted.
-        mutating func bytesMoved(at now: NIODeadline) -> BytesMovedAction {
+        /// The request was handed to the client at `now`: a deadline runs from here, connection
+        /// or not, so the timer is set now. Without a deadline the first bytes set it.
+        mutating func start(at now: NIODeadline) -> Action {
+            guard deadline != nil, case .waiting(timerArmed: false) = state else { return .none }
+            state = .waiting(timerArmed: true)
+            return .scheduleCheck(at: earliestExpiry(ifBytesMoveAt: now))
+        }
+
+        /// Bytes moved at `now`, or reading resumed: the idle clock starts again from `now`. The
+        /// first time sets the timer when `start` has not.
+        mutating func bytesMoved(at now: NIODeadline) -> Action {
             switch state {
-            case .waiting:
+            case .waiting(let armed), .paused(let armed):
                 state = .watching(lastActivity: now)
-                return .scheduleCheck(at: now + idleTimeout)
+                return armed ? .none : .scheduleCheck(at: earliestExpiry(ifBytesMoveAt: now))
             case .watching:
                 state = .watching(lastActivity: now)
                 return .none
             case .finished:
                 return .none
+            }
+        }
+
+        /// The reader holds the transfer back: the idle clock stops.
+        mutating func pause() {
+            switch state {
+            case .waiting(let armed):
+                state = .paused(timerArmed: armed)
+            case .watching:
+                state = .paused(timerArmed: true)
+            case .paused, .finished:
+                break
             }
         }
 
         /// The caller set the timer the last action asked for.
         func timerScheduled() -> TimerScheduledAction {
-            switch state {
-            case .waiting, .watching:
-                return .keep
-            case .finished:
+            if case .finished = state {
                 return .cancel
             }
+            return .keep
         }
 
-        /// The timer fired at `now`. It fails the transfer once, and only when no bytes moved
-        /// for the whole idle timeout; a timer that fires after the transfer ended does nothing.
-        mutating func timerFired(at now: NIODeadline) -> TimerFiredAction {
+        /// The timer fired at `now`. It fails the transfer once, when a limit has run out; a
+        /// timer that fires after the transfer ended does nothing.
+        mutating func timerFired(at now: NIODeadline) -> Action {
             switch state {
-            case .waiting, .finished:
+            case .finished:
                 return .none
             case .watching(let lastActivity):
                 let idleUntil = lastActivity + idleTimeout
-                guard idleUntil <= now else {
-                    return .scheduleCheck(at: idleUntil)
+                if let deadline, deadline <= now, deadline <= idleUntil {
+                    state = .finished
+                    return .fail(.wholeRequest)
                 }
-                state = .finished
-                return .fail
+                if idleUntil <= now {
+                    state = .finished
+                    return .fail(.idle)
+                }
+                return .scheduleCheck(at: deadline.map { min($0, idleUntil) } ?? idleUntil)
+            case .waiting, .paused:
+                // The idle clock is not running: only the deadline can have run out.
+                guard let deadline else {
+                    // Nothing to watch until bytes move again, which sets a new timer.
+                    if case .paused = state {
+                        state = .paused(timerArmed: false)
+                    } else {
+                        state = .waiting(timerArmed: false)
+                    }
+                    return .none
+                }
+                if deadline <= now {
+                    state = .finished
+                    return .fail(.wholeRequest)
+                }
+                return .scheduleCheck(at: earliestExpiry(ifBytesMoveAt: now))
             }
         }
 
         /// The transfer ended, with its response or an error.
         mutating func finish() -> FinishAction {
+            defer { state = .finished }
             switch state {
-            case .waiting, .finished:
-                state = .finished
-                return .none
-            case .watching:
-                state = .finished
+            case .watching, .waiting(timerArmed: true), .paused(timerArmed: true):
                 return .cancelTimer
+            case .waiting(timerArmed: false), .paused(timerArmed: false), .finished:
+                return .none
             }
+        }
+
+        /// The earliest a limit could run out if bytes moved at `now`: one idle timeout later,
+        /// or the deadline when sooner.
+        private func earliestExpiry(ifBytesMoveAt now: NIODeadline) -> NIODeadline {
+            let idleUntil = now + idleTimeout
+            guard let deadline else { return idleUntil }
+            return min(deadline, idleUntil)
         }
     }
 }

@@ -74,6 +74,12 @@ public final class Session: Sendable {
         return pinnedClients[host] ?? httpClient
     }
 
+    /// The connect timeout `client` was built with, when the session built it: a client it was
+    /// given keeps its own settings, which AsyncHTTPClient does not expose.
+    func connectTimeout(of client: HTTPClient) -> TimeAmount? {
+        ownsClient || client !== httpClient ? configuration.connectTimeout : nil
+    }
+
     deinit {
         // A client keeps itself alive until its shutdown completes.
         if ownsClient {

@@ -8,9 +8,9 @@ import NIOHTTP1
 /// timeout's watch, the sink that keeps the body in memory or writes it to a file, and the
 /// progress reporter.
 ///
-/// The whole-request timeout is AsyncHTTPClient's own deadline (see `TransferScope`). Delegate
-/// calls arrive on the request's event loop; each part locks for the calls made from the
-/// thread that started the request.
+/// The watch also enforces the whole-request deadline when it is given one (see
+/// `TransferScope.deadlines`). Delegate calls arrive on the request's event loop; each part
+/// locks for the calls made from the thread that started the request.
 final class TransferDelegate: HTTPClientResponseDelegate {
     /// What the transfer produced.
     struct Outcome: Sendable {
@@ -35,16 +35,20 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     private let progress: ProgressReporter
     private let state: NIOLockedValueBox<State>
 
-    /// - Parameter uploadLength: the request body's size for an upload task, which reports
-    ///   upload progress; `nil` for the others, which report download progress.
+    /// - Parameters:
+    ///   - uploadLength: the request body's size for an upload task, which reports upload
+    ///     progress; `nil` for the others, which report download progress.
+    ///   - deadline: the whole-request deadline for the idle watch to enforce; `nil` when
+    ///     AsyncHTTPClient enforces it, or when there is none.
     init(
         sink: DownloadSink.Destination,
         uploadLength: Int64?,
         idleTimeout: TimeAmount,
+        deadline: NIODeadline?,
         wantsProgress: @escaping @Sendable () -> Bool,
         onProgress: @escaping @Sendable (Progress) -> Void
     ) {
-        self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout)
+        self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout, deadline: deadline)
         self.sink = DownloadSink(destination: sink)
         self.progress = ProgressReporter(wantsProgress: wantsProgress, onProgress: onProgress)
         self.state = NIOLockedValueBox(
@@ -55,6 +59,11 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     /// The temporary file a download wrote, to remove when the request fails.
     var temporaryFile: URL? {
         sink.temporaryFile
+    }
+
+    /// The client took the request: the deadline, if the watch has one, counts from now.
+    func started(_ task: HTTPClient.Task<Response>) {
+        idleWatch.start(task: task)
     }
 
     // MARK: Upload

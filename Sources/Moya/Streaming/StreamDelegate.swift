@@ -25,7 +25,9 @@ final class StreamDelegate: HTTPClientResponseDelegate {
 
     private let state = NIOLockedValueBox(State())
     private let request: URLRequest
-    private let idleWatch: StreamIdleWatch
+    /// The idle timeout, whose clock stops while the reader holds the transfer back; the
+    /// whole-request deadline is AsyncHTTPClient's (`Session.open`).
+    private let idleWatch: IdleTimeoutWatch
     private let onHead: @Sendable (Result<OpenedStream, MoyaError>) -> Void
     private let onEnd: @Sendable (ChunkChannel.Termination) -> Void
     private let mapError: @Sendable (Error) -> Error
@@ -42,7 +44,7 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         mapError: @escaping @Sendable (Error) -> Error
     ) {
         self.request = request
-        self.idleWatch = StreamIdleWatch(idleTimeout: idleTimeout)
+        self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout)
         self.onHead = onHead
         self.onEnd = onEnd
         self.mapError = mapError

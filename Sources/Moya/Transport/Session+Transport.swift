@@ -49,22 +49,27 @@ extension Session: Transport {
         let idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
         let wait = wait ?? ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
         let scope = scope ?? TransferScope(configuration: configuration, deadline: exchange.deadline)
+        let client = client(for: prepared.request.url)
+        // One timer for both limits when the idle watch can take the deadline.
+        let deadlines = scope.deadlines(connectTimeout: connectTimeout(of: client))
         let delegate = TransferDelegate(
             sink: prepared.destination == nil
                 ? .memory
                 : .temporaryFile(in: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory),
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: idleTimeout,
+            deadline: deadlines.watch,
             wantsProgress: events.wantsProgress,
             onProgress: events.progress
         )
-        let task = client(for: prepared.request.url).execute(
+        let task = client.execute(
             request: prepared.request,
             delegate: delegate,
             eventLoop: .indifferent,
-            deadline: scope.deadline,
+            deadline: deadlines.client,
             logger: scope.logger
         )
+        delegate.started(task)
         handle.track(task)
 
         let request = exchange.request

@@ -88,4 +88,59 @@ struct NetworkTimeoutTests {
             #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
+
+    @Test func theWholeRequestLimitFailsTheSameWhicheverTimerEnforcesIt() async throws {
+        try await TestServer.with({ router in
+            router.get("trickle") { _, _ -> Response in
+                Response(
+                    status: .ok,
+                    body: ResponseBody { writer in
+                        // A byte every 50 ms for a minute: never idle long enough for the read timeout.
+                        for _ in 0..<1200 {
+                            try await writer.write(ByteBuffer(string: "."))
+                            try await _Concurrency.Task.sleep(for: .milliseconds(50))
+                        }
+                        try await writer.finish(nil)
+                    }
+                )
+            }
+        }) { server in
+            // With a 10-second connect timeout, a 2-second deadline could pass while the request
+            // still waits for a connection: AsyncHTTPClient's own timer enforces it. With 300 ms,
+            // it cannot: the transfer's idle watch enforces it instead (`TransferScope`).
+            var errors: [NSError] = []
+            for connectTimeout in [TimeAmount.seconds(10), .milliseconds(300)] {
+                let session = Session(
+                    configuration: .init(
+                        connectTimeout: connectTimeout,
+                        readTimeout: .seconds(5),
+                        requestTimeout: .seconds(2)
+                    )
+                )
+                let provider = MoyaProvider<DynamicTarget>(session: session)
+                let started = ContinuousClock.now
+                let error = await expectUnderlyingFailure("a body that never ends must hit the request timeout") {
+                    try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/trickle"))
+                }
+                #expect(ContinuousClock.now - started < .seconds(8))
+                if let error {
+                    errors.append(error)
+                }
+            }
+            guard errors.count == 2 else { return }
+            let (client, watch) = (errors[0], errors[1])
+            #expect(watch.domain == NSURLErrorDomain)
+            #expect(watch.code == NSURLErrorTimedOut)
+            #expect(watch.code == client.code)
+            #expect(watch.localizedDescription == client.localizedDescription)
+            #expect(watch.localizedDescription.contains("whole-request timeout of 2.0 seconds"))
+            #expect(
+                watch.userInfo[NSURLErrorFailingURLErrorKey] as? URL
+                    == client.userInfo[NSURLErrorFailingURLErrorKey] as? URL
+            )
+            #expect(watch.userInfo[NSURLErrorFailingURLErrorKey] != nil)
+            let underlying = watch.userInfo[NSUnderlyingErrorKey].map { String(describing: type(of: $0)) }
+            #expect(underlying == client.userInfo[NSUnderlyingErrorKey].map { String(describing: type(of: $0)) })
+        }
+    }
 }

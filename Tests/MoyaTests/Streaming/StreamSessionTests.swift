@@ -14,19 +14,24 @@ struct StreamSessionTests {
         try await TestServer.with({ router in
             router.get("hold") { _, _ -> String in
                 arrivedContinuation.yield()
-                try await _Concurrency.Task.sleep(for: .milliseconds(1500))
+                try await _Concurrency.Task.sleep(for: .milliseconds(2500))
                 return "held"
             }
             router.get("parts") { _, _ -> String in "streamed" }
         }) { server in
-            // One connection, held for 1.5 seconds; the pool gives up on a waiting request after
-            // 300 milliseconds, and the session queues it again each time.
-            var configuration = Session.Configuration(connectTimeout: .milliseconds(300))
+            // One connection, held for 2.5 seconds; the pool gives up on a waiting request after
+            // a second, and the session queues it again each time.
+            var configuration = Session.Configuration(connectTimeout: .seconds(1))
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
             let session = Session(configuration: configuration)
             let holder = session.httpClient.get(url: server.baseURL.appendingPathComponent("hold").absoluteString)
             holder.whenComplete { _ in arrivedContinuation.finish() }
-            for await _ in arrived { break }
+            var holding = false
+            for await _ in arrived {
+                holding = true
+                break
+            }
+            try #require(holding, "the first request must hold the only connection")
 
             let provider = MoyaProvider<DynamicTarget>(session: session)
             let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/parts"))

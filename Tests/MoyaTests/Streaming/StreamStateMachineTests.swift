@@ -1,11 +1,11 @@
 import Foundation
-import NIOCore
 import Testing
 
 @testable import Moya
 
-/// The streaming path's rules alone: the chunk channel's back-pressure and termination, the
-/// idle clock that stops while the reader holds the transfer back, and the once-only report.
+/// The streaming path's rules alone: the chunk channel's back-pressure and termination, and the
+/// once-only report. (The idle clock that stops while the reader holds the transfer back is
+/// `IdleTimeoutWatch`'s, tested with it.)
 @Suite("Streaming state machines")
 struct StreamStateMachineTests {
     typealias Channel = ChunkChannel.StateMachine<String, String>
@@ -165,55 +165,5 @@ struct StreamStateMachineTests {
         #expect(!second)
         let dropped = read.sequenceDropped()
         #expect(dropped.termination == nil)
-    }
-
-    // MARK: Idle clock
-
-    typealias Idle = StreamIdleWatch.StateMachine
-
-    private func at(_ seconds: Double) -> NIODeadline {
-        .uptimeNanoseconds(UInt64(1_000_000_000 + seconds * 1e9))
-    }
-
-    @Test func theIdleClockFailsOnlyAfterTheIdleTimeWithoutBytes() {
-        var machine = Idle(idleTimeout: .seconds(10))
-        let first = machine.bytesMoved(at: at(0))
-        let later = machine.bytesMoved(at: at(4))
-        let check = machine.timerFired(at: at(10))
-        let fail = machine.timerFired(at: at(14))
-        let afterFail = machine.timerFired(at: at(40))
-        #expect(first == .scheduleCheck(at: at(10)))
-        #expect(later == .none)
-        #expect(check == .scheduleCheck(at: at(14)))
-        #expect(fail == .fail)
-        #expect(afterFail == .none)
-    }
-
-    @Test func theIdleClockStopsWhileTheReaderHoldsTheTransferBack() {
-        var machine = Idle(idleTimeout: .seconds(10))
-        _ = machine.bytesMoved(at: at(0))
-        machine.pause()
-        // A slow reader, not a silent server: the timer that fires does nothing, and disarms.
-        let whilePaused = machine.timerFired(at: at(10))
-        #expect(whilePaused == .none)
-        // Reading resumes at 100: the clock starts again from there, with a new timer.
-        let resumed = machine.bytesMoved(at: at(100))
-        #expect(resumed == .scheduleCheck(at: at(110)))
-        let fired = machine.timerFired(at: at(110))
-        #expect(fired == .fail)
-    }
-
-    @Test func pausingWithATimerArmedKeepsOneTimer() {
-        var machine = Idle(idleTimeout: .seconds(10))
-        _ = machine.bytesMoved(at: at(0))
-        machine.pause()
-        // Resumed before the timer fired: that timer still runs, no second one is set.
-        let resumed = machine.bytesMoved(at: at(5))
-        #expect(resumed == .none)
-        let fired = machine.timerFired(at: at(10))
-        #expect(fired == .scheduleCheck(at: at(15)))
-        let finish = machine.finish()
-        #expect(finish == .cancelTimer)
-        #expect(!machine.keepsTimer())
     }
 }
