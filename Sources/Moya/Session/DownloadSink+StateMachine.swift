@@ -95,14 +95,8 @@ extension DownloadSink {
             }
         }
 
-        /// Appends a part; the first part is kept as it is, so that a body that arrives in one
-        /// part (most do) is never copied.
         private mutating func append(_ buffer: ByteBuffer) {
-            if buffered.readableBytes == 0 {
-                buffered = buffer
-            } else {
-                buffered.writeImmutableBuffer(buffer)
-            }
+            buffered.appendPart(buffer)
         }
 
         mutating func failed() -> FailAction {
@@ -136,6 +130,18 @@ extension DownloadSink {
             case .ended:
                 return Finished(body: ByteBuffer(), download: nil)
             }
+        }
+    }
+}
+
+extension ByteBuffer {
+    /// Appends a part of a body; the first part is kept as it is, so that a body that arrives
+    /// in one part (most do) is never copied.
+    mutating func appendPart(_ part: ByteBuffer) {
+        if readableBytes == 0 {
+            self = part
+        } else {
+            writeImmutableBuffer(part)
         }
     }
 }

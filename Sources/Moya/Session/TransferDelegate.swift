@@ -5,8 +5,9 @@ import NIOCore
 import NIOHTTP1
 
 /// Receives one response, handing each event to the part that deals with it: the idle
-/// timeout's watch, the sink that keeps the body in memory or writes it to a file, and the
-/// progress reporter.
+/// timeout's watch, the progress reporter, and for a download the sink that writes the body to
+/// a file. A body kept in memory is gathered here, under the lock the progress counts already
+/// take, rather than by a sink with a lock of its own.
 ///
 /// The watch also enforces the whole-request deadline when it is given one (see
 /// `TransferScope.deadlines`). Delegate calls arrive on the request's event loop; each part
@@ -22,16 +23,18 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     typealias Response = Outcome
 
-    /// The last URL visited and its head, for the outcome, and the progress counts: one lock
-    /// for what the response's events update.
+    /// The last URL visited and its head, for the outcome, the progress counts, and a body kept
+    /// in memory: one lock for what the response's events update.
     private struct State {
         var url: URL?
         var head: HTTPResponseHead?
         var progress: ProgressReporter.StateMachine
+        var body = ByteBuffer()
     }
 
     private let idleWatch: IdleTimeoutWatch
-    private let sink: DownloadSink
+    /// Where a download's body goes; `nil` for a body kept in memory.
+    private let sink: DownloadSink?
     private let progress: ProgressReporter
     private let state: NIOLockedValueBox<State>
 
@@ -49,7 +52,11 @@ final class TransferDelegate: HTTPClientResponseDelegate {
         onProgress: @escaping @Sendable (Progress) -> Void
     ) {
         self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout, deadline: deadline)
-        self.sink = DownloadSink(destination: sink)
+        if case .memory = sink {
+            self.sink = nil
+        } else {
+            self.sink = DownloadSink(destination: sink)
+        }
         self.progress = ProgressReporter(wantsProgress: wantsProgress, onProgress: onProgress)
         self.state = NIOLockedValueBox(
             State(url: nil, head: nil, progress: ProgressReporter.StateMachine(uploadLength: uploadLength))
@@ -58,7 +65,7 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     /// The temporary file a download wrote, to remove when the request fails.
     var temporaryFile: URL? {
-        sink.temporaryFile
+        sink?.temporaryFile
     }
 
     /// The client took the request: the deadline, if the watch has one, counts from now.
@@ -91,36 +98,47 @@ final class TransferDelegate: HTTPClientResponseDelegate {
             state.head = head
             state.progress.receivedHead(contentLength: contentLength)
         }
-        return sink.receivedHead(head, on: task.eventLoop)
+        return sink?.receivedHead(head, on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         idleWatch.bytesMoved(task: task)
         let count = buffer.readableBytes
-        progress.deliver(state.withLockedValue { $0.progress.received(count) })
-        return sink.received(buffer, on: task.eventLoop)
+        let keepsBody = sink == nil
+        progress.deliver(
+            state.withLockedValue { state in
+                if keepsBody {
+                    state.body.appendPart(buffer)
+                }
+                return state.progress.received(count)
+            }
+        )
+        return sink?.received(buffer, on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
     }
 
     // MARK: End
 
     func didReceiveError(task: HTTPClient.Task<Response>, _ error: Error) {
         idleWatch.stop()
-        sink.failed()
+        sink?.failed()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         idleWatch.stop()
-        let (url, head) = state.withLockedValue { ($0.url, $0.head) }
+        let (url, head, body) = state.withLockedValue { state in
+            defer { state.body = ByteBuffer() }
+            return (state.url, state.head, state.body)
+        }
         guard let head else {
-            sink.failed()
+            sink?.failed()
             throw TransferError.noResponseHead
         }
-        let finished = sink.finished()
+        let finished = sink?.finished()
         return Outcome(
             head: head,
             url: url ?? URL(fileURLWithPath: "/"),
-            body: finished.body,
-            download: finished.download
+            body: finished?.body ?? body,
+            download: finished?.download
         )
     }
 }
