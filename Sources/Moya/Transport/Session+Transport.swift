@@ -7,10 +7,18 @@ import NIOFoundationCompat
 extension Session: Transport {
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
         let handle = TransferHandle<TransferDelegate.Outcome>()
-        var reporting = events
-        reporting.completion = { result in
+        start(exchange, report: Report(events: events, handle: handle), wait: nil)
+        return handle
+    }
+
+    /// Reports a transfer's outcome as the contract says: not after a cancel, and only once the
+    /// transfer has wound down, after which whoever cancelled it hears so.
+    private struct Report: Sendable {
+        let events: TransportEvents
+        let handle: TransferHandle<TransferDelegate.Outcome>
+
+        func complete(_ result: Result<Response, MoyaError>) {
             let (cancelled, whenStopped) = handle.finished()
-            // The contract: a cancelled transfer reports nothing, it only stops.
             if !cancelled {
                 events.completion(result)
             }
@@ -18,8 +26,6 @@ extension Session: Transport {
                 callback()
             }
         }
-        start(exchange, events: reporting, handle: handle, wait: nil)
-        return handle
     }
 
     /// Sends the exchange.
@@ -30,8 +36,7 @@ extension Session: Transport {
     /// same deadline, the same logger.
     private func start(
         _ exchange: Exchange,
-        events: TransportEvents,
-        handle: TransferHandle<TransferDelegate.Outcome>,
+        report: Report,
         wait: ConnectionWait?,
         scope: TransferScope? = nil
     ) {
@@ -39,10 +44,10 @@ extension Session: Transport {
         do {
             prepared = try PreparedTransfer(exchange: exchange, sessionHeaders: sessionHeaders)
         } catch let error as MoyaError {
-            events.completion(.failure(error))
+            report.complete(.failure(error))
             return
         } catch {
-            events.completion(.failure(.underlying(error, nil)))
+            report.complete(.failure(.underlying(error, nil)))
             return
         }
 
@@ -59,8 +64,8 @@ extension Session: Transport {
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: idleTimeout,
             deadline: deadlines.watch,
-            wantsProgress: events.wantsProgress,
-            onProgress: events.progress
+            wantsProgress: report.events.wantsProgress,
+            onProgress: report.events.progress
         )
         let task = client.execute(
             request: prepared.request,
@@ -70,7 +75,7 @@ extension Session: Transport {
             logger: scope.logger
         )
         delegate.started(task)
-        handle.track(task)
+        report.handle.track(task)
 
         let request = exchange.request
         let destination = prepared.destination
@@ -78,7 +83,7 @@ extension Session: Transport {
             switch result {
             case .success(let outcome):
                 guard let destination, let download = outcome.download else {
-                    events.completion(.success(Self.response(for: outcome, request: request, fileURL: nil)))
+                    report.complete(.success(Self.response(for: outcome, request: request, fileURL: nil)))
                     return
                 }
                 BlockingIO.run(on: task.eventLoop) {
@@ -87,10 +92,10 @@ extension Session: Transport {
                 }.whenComplete { moved in
                     switch moved {
                     case .success(let finalURL):
-                        events.completion(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
+                        report.complete(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
                     case .failure(let error):
                         try? FileManager.default.removeItem(at: download.url)
-                        events.completion(
+                        report.complete(
                             .failure(.underlying(error, Self.response(for: outcome, request: request, fileURL: nil)))
                         )
                     }
@@ -102,16 +107,16 @@ extension Session: Transport {
                 if ConnectionWait.isPoolTimeout(error) {
                     guard wait.mayWaitAgain() else {
                         let limit = self.configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
-                        events.completion(
+                        report.complete(
                             .failure(.underlying(wait.timeoutError(url: request.url, connectionLimit: limit), nil))
                         )
                         return
                     }
-                    self.start(exchange, events: events, handle: handle, wait: wait, scope: scope)
+                    self.start(exchange, report: report, wait: wait, scope: scope)
                     return
                 }
                 let failure = self.transferError(scope.explaining(error), url: request.url)
-                events.completion(.failure(.underlying(failure, nil)))
+                report.complete(.failure(.underlying(failure, nil)))
             }
         }
     }

@@ -4,8 +4,11 @@ import NIOConcurrencyHelpers
 /// Cancels a transfer's current trip to the pool, and any trip started after the cancel, and
 /// tells who cancelled once the transfer has wound down. `Outcome` is what the transfer's
 /// AsyncHTTPClient delegate produces.
-final class TransferHandle<Outcome: Sendable>: TransportHandle {
-    /// The handle's rules: one lock, one object per transfer.
+///
+/// A value around its locked state, so that the one object per transfer is the lock's box: the
+/// handle fits in a `TransportHandle` existential without an allocation of its own.
+struct TransferHandle<Outcome: Sendable>: TransportHandle {
+    /// The handle's rules, under one lock.
     struct State {
         private var task: HTTPClient.Task<Outcome>?
         private var cancelled = false
@@ -42,6 +45,8 @@ final class TransferHandle<Outcome: Sendable>: TransportHandle {
     }
 
     private let state = NIOLockedValueBox(State())
+
+    init() {}
 
     /// Whether the transfer was cancelled: it then reports nothing.
     var isCancelled: Bool {
