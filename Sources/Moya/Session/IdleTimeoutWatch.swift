@@ -11,8 +11,9 @@ import NIOCore
 /// transfer stops the idle clock while its reader holds it back (`pause()`).
 ///
 /// Runs `StateMachine`'s rules with one timer on the request's event loop. Calls come from the
-/// event loop and from the threads that start the request or read it, hence the lock.
-final class IdleTimeoutWatch: Sendable {
+/// event loop and from the threads that start the request or read it, hence the lock. A value
+/// around the lock's box, so that a watch costs one allocation, not two.
+struct IdleTimeoutWatch: Sendable {
     private struct State {
         var machine: StateMachine
         var timer: Scheduled<Void>?
