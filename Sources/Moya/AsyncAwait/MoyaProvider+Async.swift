@@ -34,8 +34,12 @@ extension MoyaProvider {
 }
 
 /// Hands a request's `Cancellable` to a task cancellation handler that may run before it exists.
-final class CancellableBox: Sendable {
+///
+/// A value around its lock's box: one allocation per request, not two.
+struct CancellableBox: Sendable {
     private let state = NIOLockedValueBox<(token: Cancellable?, cancelled: Bool)>((nil, false))
+
+    init() {}
 
     func set(_ token: Cancellable) {
         let cancelNow = state.withLockedValue { state in

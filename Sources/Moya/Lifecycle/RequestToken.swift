@@ -1,5 +1,8 @@
 /// The `Cancellable` a caller gets back: cancelling it cancels this caller's part of the request.
-final class RequestToken: Cancellable, Sendable {
+///
+/// A value: it fits in a `Cancellable` existential without an allocation of its own, and its
+/// state lives in the lifecycle.
+struct RequestToken: Cancellable, Sendable {
     private let lifecycle: RequestLifecycle?
     private let subscriber: Int
 

@@ -1,18 +1,22 @@
 import AsyncHTTPClient
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
 /// Receives one response, handing each event to the part that deals with it: the idle
 /// timeout's watch, the progress reporter, and for a download the sink that writes the body to
-/// a file. A body kept in memory is gathered here, under the lock the progress counts already
-/// take, rather than by a sink with a lock of its own.
+/// a file. A body kept in memory is gathered here, beside the progress counts, rather than by a
+/// sink of its own.
 ///
 /// The watch also enforces the whole-request deadline when it is given one (see
-/// `TransferScope.deadlines`). Delegate calls arrive on the request's event loop; each part
-/// locks for the calls made from the thread that started the request.
-final class TransferDelegate: HTTPClientResponseDelegate {
+/// `TransferScope.deadlines`). Delegate calls arrive on the request's event loop; the watch and
+/// the sink lock for the calls made from other threads.
+///
+/// - Note: `@unchecked Sendable` because `state` is a plain variable: AsyncHTTPClient calls a
+///   delegate's methods on its task's event loop, one after another (as its own
+///   `ResponseAccumulator` relies on), and nothing else touches `state`. The watch and the
+///   download sink, which other threads call, keep their own locks.
+final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     /// What the transfer produced.
     struct Outcome: Sendable {
         var head: HTTPResponseHead
@@ -24,7 +28,7 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     typealias Response = Outcome
 
     /// The last URL visited and its head, for the outcome, the progress counts, and a body kept
-    /// in memory: one lock for what the response's events update.
+    /// in memory: what the response's events update, on the event loop.
     private struct State {
         var url: URL?
         var head: HTTPResponseHead?
@@ -36,7 +40,7 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     /// Where a download's body goes; `nil` for a body kept in memory.
     private let sink: DownloadSink?
     private let progress: ProgressReporter
-    private let state: NIOLockedValueBox<State>
+    private var state: State
 
     /// - Parameters:
     ///   - uploadLength: the request body's size for an upload task, which reports upload
@@ -58,9 +62,7 @@ final class TransferDelegate: HTTPClientResponseDelegate {
             self.sink = DownloadSink(destination: sink)
         }
         self.progress = ProgressReporter(wantsProgress: wantsProgress, onProgress: onProgress)
-        self.state = NIOLockedValueBox(
-            State(url: nil, head: nil, progress: ProgressReporter.StateMachine(uploadLength: uploadLength))
-        )
+        self.state = State(url: nil, head: nil, progress: ProgressReporter.StateMachine(uploadLength: uploadLength))
     }
 
     /// The temporary file a download wrote, to remove when the request fails.
@@ -82,37 +84,30 @@ final class TransferDelegate: HTTPClientResponseDelegate {
     func didSendRequestPart(task: HTTPClient.Task<Response>, _ part: IOData) {
         idleWatch.bytesMoved(task: task)
         let count = part.readableBytes
-        progress.deliver(state.withLockedValue { $0.progress.sent(count) })
+        progress.deliver(state.progress.sent(count))
     }
 
     // MARK: Download
 
     func didVisitURL(task: HTTPClient.Task<Response>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-        state.withLockedValue { $0.url = request.url }
+        state.url = request.url
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         idleWatch.bytesMoved(task: task)
         let contentLength = ProgressReporter.contentLength(of: head)
-        state.withLockedValue { state in
-            state.head = head
-            state.progress.receivedHead(contentLength: contentLength)
-        }
+        state.head = head
+        state.progress.receivedHead(contentLength: contentLength)
         return sink?.receivedHead(head, on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         idleWatch.bytesMoved(task: task)
         let count = buffer.readableBytes
-        let keepsBody = sink == nil
-        progress.deliver(
-            state.withLockedValue { state in
-                if keepsBody {
-                    state.body.appendPart(buffer)
-                }
-                return state.progress.received(count)
-            }
-        )
+        if sink == nil {
+            state.body.appendPart(buffer)
+        }
+        progress.deliver(state.progress.received(count))
         return sink?.received(buffer, on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -125,10 +120,8 @@ final class TransferDelegate: HTTPClientResponseDelegate {
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         idleWatch.stop()
-        let (url, head, body) = state.withLockedValue { state in
-            defer { state.body = ByteBuffer() }
-            return (state.url, state.head, state.body)
-        }
+        let (url, head, body) = (state.url, state.head, state.body)
+        state.body = ByteBuffer()
         guard let head else {
             sink?.failed()
             throw TransferError.noResponseHead
