@@ -14,7 +14,7 @@ enum CacheResponses {
         -> Response
     {
         let seconds = age.isFinite ? Int(min(max(age, 0), TimeInterval(CacheControl.deltaSecondsLimit))) : 0
-        let headers = stored.headers.setting("Age", to: String(seconds)).httpHeaders
+        let headers = stored.headers.httpHeaders(setting: "Age", to: String(seconds))
         let head = HTTPResponseHead(
             version: .http1_1,
             status: HTTPResponseStatus(statusCode: stored.statusCode),

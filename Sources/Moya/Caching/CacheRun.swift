@@ -184,7 +184,7 @@ final class CacheRun: TransportHandle {
     ) {
         let headers = notModified.receivedHead?.head.headers ?? HTTPHeaders()
         if let tag = headers.first(name: "ETag"), let storedTag = stored.entityTag,
-            Self.weakTag(tag) != Self.weakTag(storedTag)
+            !EntityTag.weaklyMatch(tag, storedTag)
         {
             cache.perform { [self] in
                 cache.store.remove(key)
@@ -205,12 +205,6 @@ final class CacheRun: TransportHandle {
                 .success(CacheResponses.response(from: updated, age: age, status: .revalidated(age: age), exchange))
             )
         }
-    }
-
-    /// An entity tag without its weakness mark, for the weak comparison of RFC 9110 8.8.3.2.
-    private static func weakTag(_ tag: String) -> String {
-        let trimmed = tag.trimmingCharacters(in: .whitespaces)
-        return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
     }
 
     // MARK: Steps

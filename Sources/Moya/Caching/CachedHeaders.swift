@@ -20,24 +20,29 @@ struct CachedHeaders: Sendable, Equatable {
     /// not `Set-Cookie`, a secret that belongs to one exchange and that a replayed response
     /// must not hand out again.
     init(storing headers: HTTPHeaders) {
-        let connectionOptions = Set(
-            headers["connection"].flatMap { $0.split(separator: ",") }.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            }
-        )
-        fields = headers.compactMap { name, value in
-            let lowered = name.lowercased()
-            guard !Self.neverStored.contains(lowered), !connectionOptions.contains(lowered) else { return nil }
-            return Field(name: name, value: value)
+        let connectionOptions = ConnectionOptions(headers)
+        var fields: [Field] = []
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers where !Self.isNeverStored(name) && !connectionOptions.lists(name) {
+            fields.append(Field(name: name, value: value))
         }
+        self.fields = fields
+    }
+
+    /// Whether a field of this name is never stored, comparing lower-cased names: byte by byte
+    /// for an ASCII name, as Unicode text for another.
+    private static func isNeverStored(_ name: String) -> Bool {
+        guard Self.isASCII(name) else { return neverStored.contains(name.lowercased()) }
+        return neverStoredNames.contains { HeaderValidation.isSameName($0, name) }
     }
 
     /// Fields RFC 9111 3.1 keeps out of storage, and the cookies a cache should not replay.
-    private static let neverStored: Set<String> = [
+    private static let neverStoredNames = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
         "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
         "set-cookie", "set-cookie2",
     ]
+    private static let neverStored = Set(neverStoredNames)
 
     /// Every value of `name`, in order.
     func values(_ name: String) -> [String] {
@@ -52,17 +57,33 @@ struct CachedHeaders: Sendable, Equatable {
     /// The stored fields updated from a `304` (RFC 9111 3.2): each field the `304` carries
     /// replaces the stored ones of that name, except `Content-Length` and what is never stored.
     func updated(with notModified: HTTPHeaders) -> CachedHeaders {
-        let update = CachedHeaders(storing: notModified).fields.filter {
-            !HeaderValidation.isSameName($0.name, "content-length")
-        }
+        var update = CachedHeaders(storing: notModified).fields
+        update.removeAll { HeaderValidation.isSameName($0.name, "content-length") }
         guard !update.isEmpty else { return self }
-        let replaced = Set(update.map { $0.name.lowercased() })
-        return CachedHeaders(fields.filter { !replaced.contains($0.name.lowercased()) } + update)
+        var merged: [Field] = []
+        merged.reserveCapacity(fields.count + update.count)
+        for field in fields where !update.contains(where: { Self.isSameLowercasedName($0.name, field.name) }) {
+            merged.append(field)
+        }
+        merged.append(contentsOf: update)
+        return CachedHeaders(merged)
     }
 
-    /// The fields with `name` set to one value.
-    func setting(_ name: String, to value: String) -> CachedHeaders {
-        CachedHeaders(fields.filter { !HeaderValidation.isSameName($0.name, name) } + [Field(name: name, value: value)])
+    /// The fields as NIO headers, with `name` set to one value, leaving out any that NIO would
+    /// refuse: what the stored response serves, with its current `Age`.
+    func httpHeaders(setting name: String, to value: String) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(fields.count + 1)
+        for field in fields
+        where !HeaderValidation.isSameName(field.name, name)
+            && HeaderValidation.problem(name: field.name, value: field.value) == nil
+        {
+            headers.add(name: field.name, value: field.value)
+        }
+        if HeaderValidation.problem(name: name, value: value) == nil {
+            headers.add(name: name, value: value)
+        }
+        return headers
     }
 
     /// The fields as NIO headers, leaving out any that NIO would refuse.
@@ -73,6 +94,17 @@ struct CachedHeaders: Sendable, Equatable {
             headers.add(name: field.name, value: field.value)
         }
         return headers
+    }
+
+    /// Whether two names are the same once lower-cased: byte by byte for ASCII names, as
+    /// Unicode text otherwise.
+    private static func isSameLowercasedName(_ lhs: String, _ rhs: String) -> Bool {
+        guard isASCII(lhs), isASCII(rhs) else { return lhs.lowercased() == rhs.lowercased() }
+        return HeaderValidation.isSameName(lhs, rhs)
+    }
+
+    private static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// Roughly what the fields take in memory, for the stores' byte budgets.
