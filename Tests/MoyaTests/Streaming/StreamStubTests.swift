@@ -25,14 +25,7 @@ struct StreamStubTests {
             endpointClosure: { target in
                 let endpoint = MoyaProvider.defaultEndpointMapping(for: target)
                 guard let stream else { return endpoint }
-                return Endpoint(
-                    url: endpoint.url,
-                    sampleResponseClosure: endpoint.sampleResponseClosure,
-                    method: endpoint.method,
-                    task: endpoint.task,
-                    httpHeaderFields: endpoint.httpHeaderFields,
-                    sampleStreamClosure: { stream }
-                )
+                return endpoint.playing(stream)
             },
             stubClosure: MoyaProvider.immediatelyStub,
             plugins: plugins,
@@ -180,16 +173,8 @@ struct StreamLoggingTests {
         let (logger, log) = LoggerFixture.logger(options)
         let provider = MoyaProvider<PipelineTarget>(
             endpointClosure: { target in
-                let endpoint = MoyaProvider.defaultEndpointMapping(for: target)
-                return Endpoint(
-                    url: endpoint.url,
-                    sampleResponseClosure: endpoint.sampleResponseClosure,
-                    method: endpoint.method,
-                    task: endpoint.task,
-                    httpHeaderFields: endpoint.httpHeaderFields,
-                    sampleStreamClosure: {
-                        SampleStream(parts: [.chunk(Data("one".utf8)), .chunk(Data("two".utf8))])
-                    }
+                MoyaProvider.defaultEndpointMapping(for: target).playing(
+                    SampleStream(parts: [.chunk(Data("one".utf8)), .chunk(Data("two".utf8))])
                 )
             },
             stubClosure: MoyaProvider.immediatelyStub,
