@@ -32,11 +32,41 @@ enum TargetURL {
     /// for those), and a path of characters that are never percent-encoded. `appendingPathComponent`
     /// then drops one trailing slash of the base and one leading slash of the path, and puts a
     /// slash between them. `nil` when the case is not that simple.
+    ///
+    /// An ASCII base (what `absoluteString` gives in practice) is checked and copied byte by
+    /// byte into a string allocated once; another goes through the same checks on characters.
     static func simpleJoin(base: String, path: String, isRelative: Bool) -> String? {
-        guard !isRelative, base.hasPrefix("https://") || base.hasPrefix("http://"),
+        guard !isRelative, path.utf8.allSatisfy(isKeptAsIs) else { return nil }
+        guard base.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeJoin(base: base, path: path) }
+        var base = base
+        var path = path
+        return base.withUTF8 { base in
+            path.withUTF8 { path in
+                guard base.starts(with: "https://".utf8) || base.starts(with: "http://".utf8),
+                    !base.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
+                    !(base.count >= 2 && base[base.count - 2] == UInt8(ascii: "/") && base.last == UInt8(ascii: "/"))
+                else { return nil }
+                let trimmedBase = UnsafeBufferPointer(
+                    rebasing: base[..<(base.last == UInt8(ascii: "/") ? base.count - 1 : base.count)]
+                )
+                let trimmedPath = UnsafeBufferPointer(rebasing: path[(path.first == UInt8(ascii: "/") ? 1 : 0)...])
+                let count = trimmedBase.count + 1 + trimmedPath.count
+                return String(unsafeUninitializedCapacity: count) { joined in
+                    var index = joined.initialize(fromContentsOf: trimmedBase)
+                    joined[index] = UInt8(ascii: "/")
+                    index += 1
+                    index = joined[index...].initialize(fromContentsOf: trimmedPath)
+                    return index
+                }
+            }
+        }
+    }
+
+    /// `simpleJoin` for a base outside ASCII, on characters.
+    private static func unicodeJoin(base: String, path: String) -> String? {
+        guard base.hasPrefix("https://") || base.hasPrefix("http://"),
             !base.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
-            !base.hasSuffix("//"),
-            path.utf8.allSatisfy(isKeptAsIs)
+            !base.hasSuffix("//")
         else { return nil }
         let trimmedBase = base.hasSuffix("/") ? base.dropLast() : Substring(base)
         let trimmedPath = path.hasPrefix("/") ? path.dropFirst() : Substring(path)

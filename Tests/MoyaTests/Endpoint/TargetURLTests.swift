@@ -60,4 +60,34 @@ struct TargetURLTests {
         #expect(TargetURL.simpleJoin(base: "file:///tmp", path: "a", isRelative: false) == nil)
         #expect(TargetURL.simpleJoin(base: "https://h/v1", path: "a", isRelative: true) == nil)
     }
+
+    @Test func theByteJoinMakesTheStringTheCharacterJoinMade() {
+        let bases =
+            Self.bases + [
+                "https://", "http://", "https:/", "https://h//", "https://b\u{FC}cher.example/v1", "https://h/\u{301}",
+                "https:/\u{301}/h", "http://h/a\u{301}/",
+            ]
+        for base in bases {
+            for path in Self.paths + ["/users", "a/b/", "//", "/"] {
+                #expect(
+                    TargetURL.simpleJoin(base: base, path: path, isRelative: false)
+                        == Self.characterJoin(base: base, path: path),
+                    "\(base) + \(path)"
+                )
+            }
+        }
+    }
+
+    /// The join as it was written on characters, before it read bytes.
+    private static func characterJoin(base: String, path: String) -> String? {
+        let keptAsIs = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/:@".utf8)
+        guard base.hasPrefix("https://") || base.hasPrefix("http://"),
+            !base.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
+            !base.hasSuffix("//"),
+            path.utf8.allSatisfy(keptAsIs.contains)
+        else { return nil }
+        let trimmedBase = base.hasSuffix("/") ? base.dropLast() : Substring(base)
+        let trimmedPath = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
+        return String(trimmedBase) + "/" + trimmedPath
+    }
 }
