@@ -52,6 +52,11 @@ struct CacheFreshness: Sendable, Equatable {
         }
     }
 
+    /// `current_age` alone, without the lifetime: what serving a revalidated response needs.
+    static func age(of response: CachedResponse, now: Date) -> TimeInterval {
+        age(response, date: response.headers.first("date").flatMap(HTTPDate.parse), now: now)
+    }
+
     /// `current_age`: the age the response had when it arrived, corrected for the time the
     /// request took, plus the time it has spent in the cache.
     private static func age(_ response: CachedResponse, date: Date?, now: Date) -> TimeInterval {

@@ -9,8 +9,7 @@ final class CacheRun: TransportHandle {
     private let exchange: Exchange
     private let events: TransportEvents
     private let url: URL
-    private let machine = NIOLockedValueBox(CachingTransport.StateMachine())
-    private let stopSignal = StopSignal()
+    private let state = NIOLockedValueBox(State())
 
     private var cache: HTTPCache { transport.cache }
 
@@ -22,12 +21,14 @@ final class CacheRun: TransportHandle {
     }
 
     func cancel(then stopped: @escaping @Sendable () -> Void) {
-        switch machine.withLockedValue({ $0.cancel() }) {
-        case .cancelBase(let handle):
-            stopSignal.whenStopped(stopped)
-            handle.cancel(then: { [stopSignal] in stopSignal.stop() })
-        case .stopAtNextStep, .alreadyStopped:
-            stopSignal.whenStopped(stopped)
+        let (action, stoppedAlready) = state.withLockedValue { state in
+            (state.machine.cancel(), state.stopSignal.whenStopped(stopped))
+        }
+        if stoppedAlready {
+            stopped()
+        }
+        if case .cancelBase(let handle) = action {
+            handle.cancel(then: { [self] in stop() })
         }
     }
 
@@ -35,18 +36,20 @@ final class CacheRun: TransportHandle {
 
     /// Sends the request, then removes what is stored for its URL if it succeeded.
     func sendInvalidating() {
-        send(exchange) { [self] result in
-            guard case .success(let response) = result, (200..<400).contains(response.statusCode) else {
-                complete(result)
-                return
+        send(exchange, for: .invalidation)
+    }
+
+    private func invalidated(by result: Result<Response, MoyaError>) {
+        guard case .success(let response) = result, (200..<400).contains(response.statusCode) else {
+            complete(result)
+            return
+        }
+        let keys = CachingTransport.invalidatedKeys(requestURL: url, response: response)
+        cache.perform { [self] in
+            for key in keys {
+                cache.store.remove(key)
             }
-            let keys = CachingTransport.invalidatedKeys(requestURL: url, response: response)
-            cache.perform { [self] in
-                for key in keys {
-                    cache.store.remove(key)
-                }
-                complete(result)
-            }
+            complete(result)
         }
     }
 
@@ -61,12 +64,14 @@ final class CacheRun: TransportHandle {
             fetch(key, stored: nil, validating: false)
             return
         }
-        cache.perform { [self] in
+        // A memory store's work runs here: as a local function called directly, it needs no
+        // closure on the heap, which `perform` (for a disk store's queue) would.
+        @Sendable func decide() {
             let stored = cache.store.entry(for: key).flatMap { entry in
                 entry.variant.matches(request, sessionHeaders: transport.sessionHeaders) ? entry : nil
             }
-            guard machine.withLockedValue({ $0.mayContinue }) else {
-                stopSignal.stop()
+            guard state.withLockedValue({ $0.machine.mayContinue }) else {
+                stop()
                 return
             }
             let decision = CacheDecision.decide(
@@ -87,6 +92,11 @@ final class CacheRun: TransportHandle {
                 fetch(key, stored: stored, validating: false)
             }
         }
+        if cache.performsInline {
+            decide()
+        } else {
+            cache.perform(decide)
+        }
     }
 
     static let conditionalHeaders = [
@@ -104,10 +114,7 @@ final class CacheRun: TransportHandle {
                 sent.request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
             }
         }
-        let requestTime = cache.now()
-        send(sent) { [self] result in
-            answered(result, key: key, stored: stored, validating: validating, requestTime: requestTime)
-        }
+        send(sent, for: .fetch(key: key, stored: stored, validating: validating, requestTime: cache.now()))
     }
 
     private func answered(
@@ -197,45 +204,77 @@ final class CacheRun: TransportHandle {
         refreshed.requestTime = requestTime
         refreshed.responseTime = responseTime
         let updated = refreshed
-        let age = CacheFreshness(of: updated, now: responseTime).age
-        cache.perform { [self] in
+        let age = CacheFreshness.age(of: updated, now: responseTime)
+        @Sendable func serve() {
             cache.store.store(updated, for: key)
             reportProgress(of: updated)
             complete(
                 .success(CacheResponses.response(from: updated, age: age, status: .revalidated(age: age), exchange))
             )
         }
+        if cache.performsInline {
+            serve()
+        } else {
+            cache.perform(serve)
+        }
     }
 
     // MARK: Steps
 
-    /// Hands `exchange` to the base transport; `answer` runs with its result unless the run is
-    /// cancelled first.
-    private func send(_ exchange: Exchange, answer: @escaping @Sendable (Result<Response, MoyaError>) -> Void) {
-        guard machine.withLockedValue({ $0.willSend() }) else {
-            stopSignal.stop()
+    /// Hands `exchange` to the base transport; its answer is taken in for `purpose` unless the
+    /// run is cancelled first. The purpose waits in the run's state, so that the completion
+    /// handed down refers to the run alone.
+    private func send(_ exchange: Exchange, for purpose: Purpose) {
+        let sending = state.withLockedValue { state in
+            guard state.machine.willSend() else { return false }
+            state.purpose = purpose
+            return true
+        }
+        guard sending else {
+            stop()
             return
         }
         let baseEvents = TransportEvents(
             wantsProgress: events.wantsProgress,
             progress: events.progress,
-            completion: { [self] result in
-                guard machine.withLockedValue({ $0.networkFinished() }) else { return }
-                answer(result)
-            }
+            completion: { [self] result in answer(result) }
         )
         let handle = transport.base.send(exchange, events: baseEvents)
-        if machine.withLockedValue({ $0.sendReturned(handle) }) {
-            handle.cancel(then: { [stopSignal] in stopSignal.stop() })
+        if state.withLockedValue({ $0.machine.sendReturned(handle) }) {
+            handle.cancel(then: { [self] in stop() })
+        }
+    }
+
+    /// The base transport answered the request in flight.
+    private func answer(_ result: Result<Response, MoyaError>) {
+        let purpose = state.withLockedValue { state -> Purpose? in
+            guard state.machine.networkFinished() else { return nil }
+            defer { state.purpose = nil }
+            return state.purpose
+        }
+        switch purpose {
+        case nil:
+            break
+        case .invalidation:
+            invalidated(by: result)
+        case let .fetch(key, stored, validating, requestTime):
+            answered(result, key: key, stored: stored, validating: validating, requestTime: requestTime)
         }
     }
 
     /// Ends the run: the completion, unless it was cancelled.
     private func complete(_ result: Result<Response, MoyaError>) {
-        if machine.withLockedValue({ $0.finish() }) {
+        if state.withLockedValue({ $0.machine.finish() }) {
             events.completion(result)
         }
-        stopSignal.stop()
+        stop()
+    }
+
+    /// The run's work has wound down: whoever waits for that hears it.
+    private func stop() {
+        for callback in state.withLockedValue({ $0.stopSignal.stop() }) {
+            callback()
+        }
     }
 
     /// A body served from the cache arrives whole: one report, as a transfer's last.

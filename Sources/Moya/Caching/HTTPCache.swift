@@ -98,6 +98,12 @@ public final class HTTPCache: Sendable {
         store.remove(key)
     }
 
+    /// Whether `perform` runs its work at once (a memory store), so that a caller may run it
+    /// itself without building a closure to hand over.
+    var performsInline: Bool {
+        ioQueue == nil
+    }
+
     /// Runs `work` where the store's I/O belongs: at once for memory, else on the I/O queue.
     func perform(_ work: @escaping @Sendable () -> Void) {
         if let ioQueue {

@@ -1,33 +1,27 @@
-import NIOConcurrencyHelpers
+/// Who waits for a transport's work to wind down (a decorator's, such as the cache's run, which
+/// waits for the transport below it): callbacks added before `stop()` run then, callbacks added
+/// after run at once.
+///
+/// A value kept under its owner's lock, beside the owner's other state, so that a run takes no
+/// lock and no object of its own for it. Callbacks run outside that lock: the methods return
+/// what to run.
+struct StopSignal {
+    private var stopped = false
+    private var callbacks: [@Sendable () -> Void] = []
 
-/// Tells interested parties, once, that a transport's work has wound down (a decorator's,
-/// such as the cache's run, which waits for the transport below it): callbacks added
-/// before `stop()` run then, callbacks added after run at once.
-final class StopSignal: Sendable {
-    private let state = NIOLockedValueBox<(stopped: Bool, callbacks: [@Sendable () -> Void])>((false, []))
-
-    /// Runs `callback` once the work has stopped.
-    func whenStopped(_ callback: @escaping @Sendable () -> Void) {
-        let stoppedAlready = state.withLockedValue { state -> Bool in
-            if !state.stopped {
-                state.callbacks.append(callback)
-            }
-            return state.stopped
+    /// Keeps `callback` until the work stops; `true` when it has stopped already, and the
+    /// caller runs `callback` now.
+    mutating func whenStopped(_ callback: @escaping @Sendable () -> Void) -> Bool {
+        if !stopped {
+            callbacks.append(callback)
         }
-        if stoppedAlready {
-            callback()
-        }
+        return stopped
     }
 
-    /// The work has stopped: runs every waiting callback.
-    func stop() {
-        let callbacks = state.withLockedValue { state in
-            state.stopped = true
-            defer { state.callbacks = [] }
-            return state.callbacks
-        }
-        for callback in callbacks {
-            callback()
-        }
+    /// The work has stopped: the callbacks to run now.
+    mutating func stop() -> [@Sendable () -> Void] {
+        stopped = true
+        defer { callbacks = [] }
+        return callbacks
     }
 }
