@@ -107,12 +107,7 @@ final class CacheRun: TransportHandle {
     private func fetch(_ key: CacheKey, stored: CachedResponse?, validating: Bool) {
         var sent = exchange
         if validating, let stored {
-            if let entityTag = stored.entityTag {
-                sent.request.setValue(entityTag, forHTTPHeaderField: "If-None-Match")
-            }
-            if let lastModified = stored.lastModified {
-                sent.request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
-            }
+            sent.request.addValidators(entityTag: stored.entityTag, lastModified: stored.lastModified)
         }
         send(sent, for: .fetch(key: key, stored: stored, validating: validating, requestTime: cache.now()))
     }

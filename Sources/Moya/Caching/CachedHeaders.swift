@@ -62,8 +62,17 @@ struct CachedHeaders: Sendable, Equatable {
         guard !update.isEmpty else { return self }
         var merged: [Field] = []
         merged.reserveCapacity(fields.count + update.count)
-        for field in fields where !update.contains(where: { Self.isSameLowercasedName($0.name, field.name) }) {
-            merged.append(field)
+        // The update's names are ASCII, as `HTTPHeaders` holds only those: an ASCII stored name
+        // compares byte by byte, another as lower-cased text.
+        for field in fields {
+            let name = field.name
+            let replaced =
+                Self.isASCII(name)
+                ? update.contains { HeaderValidation.isSameName($0.name, name) }
+                : update.contains { $0.name.lowercased() == name.lowercased() }
+            if !replaced {
+                merged.append(field)
+            }
         }
         merged.append(contentsOf: update)
         return CachedHeaders(merged)
@@ -94,13 +103,6 @@ struct CachedHeaders: Sendable, Equatable {
             headers.add(name: field.name, value: field.value)
         }
         return headers
-    }
-
-    /// Whether two names are the same once lower-cased: byte by byte for ASCII names, as
-    /// Unicode text otherwise.
-    private static func isSameLowercasedName(_ lhs: String, _ rhs: String) -> Bool {
-        guard isASCII(lhs), isASCII(rhs) else { return lhs.lowercased() == rhs.lowercased() }
-        return HeaderValidation.isSameName(lhs, rhs)
     }
 
     private static func isASCII(_ text: String) -> Bool {
