@@ -15,7 +15,7 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
 
     /// The HTTPURLResponse object.
     public var response: HTTPURLResponse? {
-        head.withLockedValue { head in
+        withHead { head in
             switch head {
             case .built(let response):
                 return response
@@ -35,7 +35,26 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         case received(HTTPResponseHead, URL)
     }
 
-    private let head: NIOLockedValueBox<Head>
+    /// A head given as an `HTTPURLResponse` (or none) never changes, and needs no lock; a
+    /// head as received becomes one on first use, under a lock. A stub's response, made for
+    /// one request and often read once, so saves the lock's allocation.
+    private enum HeadStorage: Sendable {
+        case fixed(HTTPURLResponse?)
+        case lazy(NIOLockedValueBox<Head>)
+    }
+
+    private let head: HeadStorage
+
+    /// Runs `body` on the head: under the lock when it may change.
+    private func withHead<T>(_ body: (inout Head) -> T) -> T {
+        switch head {
+        case .fixed(let response):
+            var fixed = Head.built(response)
+            return body(&fixed)
+        case .lazy(let box):
+            return box.withLockedValue(body)
+        }
+    }
 
     /// Where a download task's file was moved to; `nil` for other tasks.
     public let fileURL: URL?
@@ -49,7 +68,7 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         self.statusCode = statusCode
         self.data = data
         self.request = request
-        self.head = NIOLockedValueBox(.built(response))
+        self.head = .fixed(response)
         self.fileURL = nil
         self.cacheStatus = .network
     }
@@ -66,7 +85,7 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         self.statusCode = Int(head.status.code)
         self.data = data
         self.request = request
-        self.head = NIOLockedValueBox(.received(head, url))
+        self.head = .lazy(NIOLockedValueBox(.received(head, url)))
         self.fileURL = fileURL
         self.cacheStatus = cacheStatus
     }
@@ -75,7 +94,12 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         statusCode = other.statusCode
         data = other.data
         request = other.request
-        head = NIOLockedValueBox(other.head.withLockedValue { $0 })
+        switch other.head {
+        case .fixed(let response):
+            head = .fixed(response)
+        case .lazy(let box):
+            head = .lazy(NIOLockedValueBox(box.withLockedValue { $0 }))
+        }
         fileURL = other.fileURL
         self.cacheStatus = cacheStatus
     }
@@ -87,7 +111,7 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
 
     /// The head as received, for the cache to store: status, header fields and final URL.
     var receivedHead: (head: HTTPResponseHead, url: URL)? {
-        head.withLockedValue { head in
+        withHead { head in
             switch head {
             case let .received(received, url):
                 return (received, url)
@@ -108,7 +132,7 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
 
     /// Every value of the header `name` (case-insensitive), in order, as received.
     func values(forHeader name: String) -> [String] {
-        head.withLockedValue { head in
+        withHead { head in
             switch head {
             case .built(let response):
                 return response?.value(forHTTPHeaderField: name).map { [$0] } ?? []

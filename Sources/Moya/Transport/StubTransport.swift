@@ -6,16 +6,16 @@ struct StubTransport: Transport {
     let behavior: StubBehavior
 
     func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
-        let respond: @Sendable () -> Void = {
-            events.completion(Self.response(for: exchange))
-        }
         switch behavior {
         case .delayed(let seconds):
-            let work = DispatchWorkItem(block: respond)
+            let work = DispatchWorkItem {
+                events.completion(Self.response(for: exchange))
+            }
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
             return DelayedStubHandle(work: work)
         case .immediate, .never:
-            respond()
+            // Answered here: no closure to keep for later.
+            events.completion(Self.response(for: exchange))
             return ImmediateStubHandle()
         }
     }
