@@ -12,11 +12,64 @@ import NIOCore
 ///
 /// Runs `StateMachine`'s rules with one timer on the request's event loop. Calls come from the
 /// event loop and from the threads that start the request or read it, hence the lock. A value
-/// around the lock's box, so that a watch costs one allocation, not two.
+/// around the lock's box, so that a watch costs one allocation, not two. The timer is an event
+/// loop callback whose handler is two references (`TimerHandler`), which the event loop stores
+/// without allocating, where `scheduleTask` costs a promise, a closure and their futures.
 struct IdleTimeoutWatch: Sendable {
-    private struct State {
+    /// The machine and the timer it set: the bookkeeping the lock guards, apart from any
+    /// event loop so that it can be tested alone.
+    struct State {
         var machine: StateMachine
-        var timer: Scheduled<Void>?
+        private(set) var timer: NIOScheduledCallback?
+        /// How many timers were set. A timer set from another thread can fire, and set the
+        /// next one, before its setter stores it: the stale one must not take the newer one's
+        /// place, or the newer one would outlive the transfer.
+        private var timersSet: UInt64 = 0
+
+        init(machine: StateMachine) {
+            self.machine = machine
+        }
+
+        /// What to do outside the lock, and which timer, counted, a `scheduleCheck` sets.
+        struct Step {
+            let action: StateMachine.Action
+            let timer: UInt64
+        }
+
+        /// Counts the timer `action` sets, if it sets one.
+        mutating func counting(_ action: StateMachine.Action) -> Step {
+            if case .scheduleCheck = action {
+                timersSet &+= 1
+            }
+            return Step(action: action, timer: timersSet)
+        }
+
+        /// Keeps `timer`, set for `step`, unless a newer one was set since; `.cancel` when the
+        /// transfer ended meanwhile.
+        mutating func keep(_ timer: NIOScheduledCallback, setFor step: Step) -> StateMachine.TimerScheduledAction {
+            let action = machine.timerScheduled()
+            if action == .keep, step.timer == timersSet {
+                self.timer = timer
+            }
+            return action
+        }
+
+        /// The timer fired at `now`.
+        mutating func timerFired(at now: NIODeadline) -> Step {
+            timer = nil
+            return counting(machine.timerFired(at: now))
+        }
+
+        /// The transfer ended: the timer to cancel, if one is set.
+        mutating func finish() -> NIOScheduledCallback? {
+            defer { timer = nil }
+            switch machine.finish() {
+            case .none:
+                return nil
+            case .cancelTimer:
+                return timer
+            }
+        }
     }
 
     private let state: NIOLockedValueBox<State>
@@ -30,13 +83,13 @@ struct IdleTimeoutWatch: Sendable {
     /// The request was handed to the client: a deadline starts counting, connection or not.
     func start<Response>(task: HTTPClient.Task<Response>) {
         let now = NIODeadline.now()
-        perform(state.withLockedValue { $0.machine.start(at: now) }, task: task)
+        perform(state.withLockedValue { $0.counting($0.machine.start(at: now)) }, task: task)
     }
 
     /// Records that bytes moved, or that reading resumed after a pause.
     func bytesMoved<Response>(task: HTTPClient.Task<Response>) {
         let now = NIODeadline.now()
-        perform(state.withLockedValue { $0.machine.bytesMoved(at: now) }, task: task)
+        perform(state.withLockedValue { $0.counting($0.machine.bytesMoved(at: now)) }, task: task)
     }
 
     /// The reader holds the transfer back: the idle clock stops until bytes move again.
@@ -46,34 +99,23 @@ struct IdleTimeoutWatch: Sendable {
 
     /// The transfer ended: the timer goes, and nothing fails it any more.
     func stop() {
-        let timer = state.withLockedValue { state -> Scheduled<Void>? in
-            defer { state.timer = nil }
-            switch state.machine.finish() {
-            case .none:
-                return nil
-            case .cancelTimer:
-                return state.timer
-            }
-        }
-        timer?.cancel()
+        state.withLockedValue { $0.finish() }?.cancel()
     }
 
-    private func perform<Response>(_ action: StateMachine.Action, task: HTTPClient.Task<Response>) {
-        switch action {
+    private func perform<Response>(_ step: State.Step, task: HTTPClient.Task<Response>) {
+        switch step.action {
         case .none:
             break
         case .scheduleCheck(let deadline):
-            let timer = task.eventLoop.scheduleTask(deadline: deadline) {
-                self.timerFired(task)
+            let timer: NIOScheduledCallback
+            do {
+                let handler = TimerHandler(watch: self, task: task)
+                timer = try task.eventLoop.scheduleCallback(at: deadline, handler: handler)
+            } catch {
+                // The event loop is shutting down, which fails the request itself.
+                return
             }
-            let action = state.withLockedValue { state -> StateMachine.TimerScheduledAction in
-                let action = state.machine.timerScheduled()
-                if action == .keep {
-                    state.timer = timer
-                }
-                return action
-            }
-            if action == .cancel {
+            if state.withLockedValue({ $0.keep(timer, setFor: step) }) == .cancel {
                 timer.cancel()
             }
         case .fail(.idle):
@@ -89,10 +131,16 @@ struct IdleTimeoutWatch: Sendable {
 
     private func timerFired<Response>(_ task: HTTPClient.Task<Response>) {
         let now = NIODeadline.now()
-        let action = state.withLockedValue { state in
-            state.timer = nil
-            return state.machine.timerFired(at: now)
+        perform(state.withLockedValue { $0.timerFired(at: now) }, task: task)
+    }
+
+    /// What the timer runs: the watch and the task it fails.
+    private struct TimerHandler<Response>: NIOScheduledCallbackHandler, Sendable {
+        let watch: IdleTimeoutWatch
+        let task: HTTPClient.Task<Response>
+
+        func handleScheduledCallback(eventLoop: some EventLoop) {
+            watch.timerFired(task)
         }
-        perform(action, task: task)
     }
 }
