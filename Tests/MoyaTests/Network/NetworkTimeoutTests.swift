@@ -8,6 +8,23 @@ import Testing
 
 @Suite("Timeouts over the network: the idle and the whole-request limit")
 struct NetworkTimeoutTests {
+    /// `GET /trickle`: a byte every 50 ms for a minute, so the body is never idle long enough
+    /// for a read timeout and only a whole-request limit can end it.
+    private static func addTrickleRoute(_ router: Router<BasicRequestContext>) {
+        router.get("trickle") { _, _ -> Response in
+            Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    for _ in 0..<1200 {
+                        try await writer.write(ByteBuffer(string: "."))
+                        try await _Concurrency.Task.sleep(for: .milliseconds(50))
+                    }
+                    try await writer.finish(nil)
+                }
+            )
+        }
+    }
+
     @Test func stalledHeadTimesOutAfterTheRequestsTimeoutInterval() async throws {
         try await TestServer.with({ router in
             router.get("stall") { _, _ -> Response in
@@ -60,21 +77,7 @@ struct NetworkTimeoutTests {
     }
 
     @Test func aBodyThatKeepsTricklingTimesOutWithTheSessionsRequestTimeout() async throws {
-        try await TestServer.with({ router in
-            router.get("trickle") { _, _ -> Response in
-                Response(
-                    status: .ok,
-                    body: ResponseBody { writer in
-                        // A byte every 50 ms for a minute: never idle long enough for the read timeout.
-                        for _ in 0..<1200 {
-                            try await writer.write(ByteBuffer(string: "."))
-                            try await _Concurrency.Task.sleep(for: .milliseconds(50))
-                        }
-                        try await writer.finish(nil)
-                    }
-                )
-            }
-        }) { server in
+        try await TestServer.with(Self.addTrickleRoute) { server in
             let session = Session(configuration: .init(readTimeout: .seconds(5), requestTimeout: .milliseconds(600)))
             let provider = MoyaProvider<DynamicTarget>(session: session)
             let started = ContinuousClock.now
@@ -96,21 +99,7 @@ struct NetworkTimeoutTests {
         )
     )
     func theWholeRequestLimitFailsTheSameWhicheverTimerEnforcesIt() async throws {
-        try await TestServer.with({ router in
-            router.get("trickle") { _, _ -> Response in
-                Response(
-                    status: .ok,
-                    body: ResponseBody { writer in
-                        // A byte every 50 ms for a minute: never idle long enough for the read timeout.
-                        for _ in 0..<1200 {
-                            try await writer.write(ByteBuffer(string: "."))
-                            try await _Concurrency.Task.sleep(for: .milliseconds(50))
-                        }
-                        try await writer.finish(nil)
-                    }
-                )
-            }
-        }) { server in
+        try await TestServer.with(Self.addTrickleRoute) { server in
             // With a 10-second connect timeout, a 2-second deadline could pass while the request
             // still waits for a connection: AsyncHTTPClient's own timer enforces it. With 300 ms,
             // it cannot: the transfer's idle watch enforces it instead (`TransferScope`).
