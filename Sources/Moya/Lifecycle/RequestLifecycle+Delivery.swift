@@ -31,7 +31,9 @@ extension RequestLifecycle {
         notifyPlugins: Bool
     ) {
         guard let first = subscribers.first else { return }
-        let lastProgress = withMachine { $0.lastProgress }
+        // Only a progress block reads the last progress: most requests have none, and skip the lock.
+        let listens = subscribers.contains { $0.progress != nil }
+        let lastProgress = listens ? withMachine { $0.lastProgress } : nil
         // Inline delivery (the async API) forms no escaping closure, which would be allocated.
         guard case .inline = first.callback else {
             first.callback.execute { [self] in
