@@ -4,7 +4,7 @@ extension RequestLifecycle {
     /// Ends the request for `subscribers`: tells the provider it is over, then delivers.
     func finish(
         _ result: Result<Response, MoyaError>,
-        to subscribers: [StateMachine.Subscriber],
+        to subscribers: StateMachine.Subscribers,
         notifyPlugins: Bool
     ) {
         context.activeRequests?.remove(self)
@@ -27,7 +27,7 @@ extension RequestLifecycle {
     /// request's context.
     func deliver(
         _ result: Result<Response, MoyaError>,
-        to subscribers: [StateMachine.Subscriber],
+        to subscribers: StateMachine.Subscribers,
         notifyPlugins: Bool
     ) {
         guard let first = subscribers.first else { return }
@@ -47,7 +47,7 @@ extension RequestLifecycle {
     /// `deliver`'s work, on the first subscriber's callback target.
     private func deliverHere(
         _ result: Result<Response, MoyaError>,
-        to subscribers: [StateMachine.Subscriber],
+        to subscribers: StateMachine.Subscribers,
         notifyPlugins: Bool,
         lastProgress: Progress?
     ) {

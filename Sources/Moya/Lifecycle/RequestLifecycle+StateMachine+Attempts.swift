@@ -51,7 +51,7 @@ extension RequestLifecycle.StateMachine {
         case .cancellingTransport(let subscriber):
             // The transport answered before its handle arrived: it has stopped by itself.
             phase = .finished
-            return .finish(.failure(.cancelled), [subscriber], notifyPlugins: announced)
+            return .finish(.failure(.cancelled), Subscribers(subscriber), notifyPlugins: announced)
         default:
             return .none
         }
@@ -125,8 +125,7 @@ extension RequestLifecycle.StateMachine {
 
     mutating func cancel(subscriber id: Int) -> CancelAction {
         cancelledIDs.insert(id)
-        guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return .none }
-        let subscriber = subscribers.remove(at: index)
+        guard let subscriber = subscribers.remove(id: id) else { return .none }
         guard subscribers.isEmpty else { return .detach(subscriber) }
         let notifyPlugins = announced
         let work: Work?
@@ -155,7 +154,7 @@ extension RequestLifecycle.StateMachine {
     /// whose head passed is handed over, and plugins hear of it when its body ends.
     mutating func finish(_ result: Result<Response, MoyaError>) -> Action {
         guard !isFinished else { return .none }
-        defer { subscribers = [] }
+        defer { subscribers = Subscribers() }
         let validation = self.validation
         let validated = result.flatMap { RequestLifecycle.validate($0, with: validation) }
         if case .success(let head) = validated, let open = openBody {

@@ -86,10 +86,10 @@ extension RequestLifecycle {
             case wait(seconds: TimeInterval, step: Int)
             /// Deliver the result to these subscribers; plugins' `didReceive` runs when their
             /// `willSend` did.
-            case finish(Result<Response, MoyaError>, [Subscriber], notifyPlugins: Bool)
+            case finish(Result<Response, MoyaError>, Subscribers, notifyPlugins: Bool)
             /// Hand a streamed request's head and body to the subscribers; `didReceive` waits for
             /// the body's end.
-            case handOver(Response, ResponseChunks, [Subscriber])
+            case handOver(Response, ResponseChunks, Subscribers)
             /// Tell plugins (`didReceive`) how a handed-over stream ended.
             case report(Result<Response, MoyaError>)
         }
@@ -124,7 +124,7 @@ extension RequestLifecycle {
         /// The target's `validationType`, applied to the result the request finishes with.
         let validation: ValidationType
         var step = 0
-        var subscribers: [Subscriber] = []
+        var subscribers = Subscribers()
         private var nextID = 0
         private(set) var lastProgress: Progress?
         /// Adapts and retries the attempts; set once `willSend` has run.

@@ -93,7 +93,7 @@ extension RequestLifecycle {
 
     /// Hands the stream to its caller. For the provider the request is over; plugins hear
     /// `didReceive` when the reader is done with the body.
-    func handOver(_ head: Response, body: ResponseChunks, to subscribers: [StateMachine.Subscriber]) {
+    func handOver(_ head: Response, body: ResponseChunks, to subscribers: StateMachine.Subscribers) {
         context.activeRequests?.remove(self)
         let streamed = StreamedResponse(head: head, chunks: observed(body))
         for subscriber in subscribers {

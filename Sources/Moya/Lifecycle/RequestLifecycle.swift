@@ -131,13 +131,13 @@ final class RequestLifecycle: Sendable {
         case .none, .awaitTransport:
             return nil
         case .detach(let subscriber):
-            deliver(.failure(.cancelled), to: [subscriber], notifyPlugins: false)
+            deliver(.failure(.cancelled), to: StateMachine.Subscribers(subscriber), notifyPlugins: false)
             return nil
         case let .cancelRequest(subscriber, work, notifyPlugins):
             // The cancel is delivered without waiting for the task: an interceptor's token
             // refresh, say, goes on for the other requests that share it.
             work?.cancel()
-            finish(.failure(.cancelled), to: [subscriber], notifyPlugins: notifyPlugins)
+            finish(.failure(.cancelled), to: StateMachine.Subscribers(subscriber), notifyPlugins: notifyPlugins)
             return work
         case let .cancelTransport(subscriber, handle, notifyPlugins):
             stop(handle, thenDeliverTo: subscriber, notifyPlugins: notifyPlugins)
@@ -241,7 +241,7 @@ final class RequestLifecycle: Sendable {
     private func stop(_ handle: TransportHandle, thenDeliverTo subscriber: StateMachine.Subscriber, notifyPlugins: Bool)
     {
         handle.cancel { [self] in
-            finish(.failure(.cancelled), to: [subscriber], notifyPlugins: notifyPlugins)
+            finish(.failure(.cancelled), to: StateMachine.Subscribers(subscriber), notifyPlugins: notifyPlugins)
         }
     }
 }
