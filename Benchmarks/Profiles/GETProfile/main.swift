@@ -7,7 +7,9 @@
 //
 // `moya-304` sends the same GET through a session whose memory cache revalidates every request
 // (the cache benchmark's `304` revalidation): the URL must answer with an ETag, as nginx's static
-// files do. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body.
+// files do. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body. `ahc-task` runs
+// each GET on AsyncHTTPClient's async API in a task of its own, resumed through a continuation:
+// what a callback-driven transport would pay to use that API.
 import AsyncHTTPClient
 import Foundation
 import Moya
@@ -31,7 +33,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard (3...4).contains(arguments.count), let url = URL(string: arguments[1]), let count = Int(arguments[2]),
     let concurrency = Int(arguments.count == 4 ? arguments[3] : "1"), concurrency > 0
 else {
-    print("usage: GETProfile moya|moya-304|ahc|ahc-future|moya-post|ahc-post URL COUNT [CONCURRENCY]")
+    print("usage: GETProfile moya|moya-304|ahc|ahc-task|ahc-future|moya-post|ahc-post URL COUNT [CONCURRENCY]")
     exit(2)
 }
 let mode = arguments[0]
@@ -70,6 +72,17 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
             request.body = .bytes(ByteBuffer(data: postBody))
             let response = try await session.httpClient.execute(request, timeout: .seconds(30))
             bytes += Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
+        } else if mode == "ahc-task" {
+            bytes += await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+                _Concurrency.Task {
+                    do {
+                        let response = try await session.httpClient.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+                        continuation.resume(returning: Data(buffer: try await response.body.collect(upTo: 1 << 20)).count)
+                    } catch {
+                        continuation.resume(returning: 0)
+                    }
+                }
+            }
         } else if mode == "ahc-future" {
             let response = try await session.httpClient.execute(request: HTTPClient.Request(url: url)).get()
             bytes += response.body.map { Data(buffer: $0) }?.count ?? 0
