@@ -51,15 +51,17 @@ extension RequestLifecycle {
         notifyPlugins: Bool,
         lastProgress: Progress?
     ) {
-        guard let first = subscribers.first else { return }
+        guard let firstCallback = subscribers.first?.callback else { return }
         withRequestContext {
-            if notifyPlugins {
+            if notifyPlugins, !context.plugins.isEmpty {
+                // Read once: each read of the target copies it out of its existential box.
+                let target = context.target
                 for plugin in context.plugins {
-                    plugin.didReceive(result, target: context.target)
+                    plugin.didReceive(result, target: target)
                 }
             }
             for subscriber in subscribers {
-                guard subscriber.callback.isSame(as: first.callback) else {
+                guard subscriber.callback.isSame(as: firstCallback) else {
                     subscriber.callback.execute { [self] in
                         withRequestContext { complete(subscriber, with: result, lastProgress: lastProgress) }
                     }

@@ -53,7 +53,6 @@ final class RequestLifecycle: Sendable {
 
     /// `transport` replaces the one `TransportAssembly` chooses (a scripted one, in tests).
     init(context: Context, transport: Transport? = nil) {
-        self.context = context
         self.machine = NIOLockedValueBox(StateMachine(validation: context.target.validationType))
         self.transport =
             transport
@@ -65,6 +64,8 @@ final class RequestLifecycle: Sendable {
         let bindsContext =
             !context.plugins.isEmpty || context.interceptor != nil || context.session.configuration.logger != nil
         self.requestContext = bindsContext ? RequestContext() : nil
+        // Stored last, so that the context moves into place instead of being copied.
+        self.context = context
     }
 
     /// Adds a caller; `nil` once the request has finished.
@@ -147,8 +148,9 @@ final class RequestLifecycle: Sendable {
 
     /// Performs what the machine decided. Each step's outcome is reported back with the step
     /// it belongs to, and performed in turn.
-    func perform(_ action: Action) {
-        switch action {
+    func perform(_ action: consuming Action) {
+        // Consumed, so that each case's values move out of the action instead of being copied.
+        switch consume action {
         case .none:
             return
         case let .prepare(request, step):
