@@ -55,26 +55,30 @@ open class Endpoint: @unchecked Sendable {
     /// Convenience method for creating a new `Endpoint` with the same properties as the
     /// receiver, but with added HTTP header fields (which replace fields of the same name).
     open func adding(newHTTPHeaderFields: [String: String]) -> Endpoint {
-        Endpoint(
-            url: url,
-            sampleResponseClosure: sampleResponseClosure,
-            method: method,
-            task: task,
-            httpHeaderFields: add(httpHeaderFields: newHTTPHeaderFields),
-            sampleStreamClosure: sampleStreamClosure
-        )
+        copy(httpHeaderFields: add(httpHeaderFields: newHTTPHeaderFields))
     }
 
     /// Convenience method for creating a new `Endpoint` with the same properties as the
     /// receiver, but with a replaced `task` parameter.
     open func replacing(task: Task) -> Endpoint {
+        copy(task: task)
+    }
+
+    /// A copy of the endpoint with the parts given replaced and the others kept: what every
+    /// `adding` and `replacing` method, here and in MoyaTesting, returns.
+    package func copy(
+        sampleResponseClosure: SampleResponseClosure? = nil,
+        task: Task? = nil,
+        httpHeaderFields: [String: String]? = nil,
+        sampleStreamClosure: SampleStreamClosure? = nil
+    ) -> Endpoint {
         Endpoint(
             url: url,
-            sampleResponseClosure: sampleResponseClosure,
+            sampleResponseClosure: sampleResponseClosure ?? self.sampleResponseClosure,
             method: method,
-            task: task,
-            httpHeaderFields: httpHeaderFields,
-            sampleStreamClosure: sampleStreamClosure
+            task: task ?? self.task,
+            httpHeaderFields: httpHeaderFields ?? self.httpHeaderFields,
+            sampleStreamClosure: sampleStreamClosure ?? self.sampleStreamClosure
         )
     }
 

@@ -12,13 +12,6 @@ extension Endpoint {
     /// }
     /// ```
     public func replacing(sampleResponseClosure: @escaping SampleResponseClosure) -> Endpoint {
-        Endpoint(
-            url: url,
-            sampleResponseClosure: sampleResponseClosure,
-            method: method,
-            task: task,
-            httpHeaderFields: httpHeaderFields,
-            sampleStreamClosure: sampleStreamClosure
-        )
+        copy(sampleResponseClosure: sampleResponseClosure)
     }
 }

@@ -23,13 +23,6 @@ extension Endpoint {
     /// A copy of the endpoint whose stubbed streams play what `sampleStreamClosure` returns
     /// for each request; `nil` lets the sample response answer instead.
     public func replacing(sampleStreamClosure: @escaping SampleStreamClosure) -> Endpoint {
-        Endpoint(
-            url: url,
-            sampleResponseClosure: sampleResponseClosure,
-            method: method,
-            task: task,
-            httpHeaderFields: httpHeaderFields,
-            sampleStreamClosure: sampleStreamClosure
-        )
+        copy(sampleStreamClosure: sampleStreamClosure)
     }
 }

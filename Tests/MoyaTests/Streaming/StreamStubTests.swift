@@ -25,7 +25,7 @@ struct StreamStubTests {
             endpointClosure: { target in
                 let endpoint = MoyaProvider.defaultEndpointMapping(for: target)
                 guard let stream else { return endpoint }
-                return endpoint.playing(stream)
+                return endpoint.copy(sampleStreamClosure: { stream })
             },
             stubClosure: MoyaProvider.immediatelyStub,
             plugins: plugins,
@@ -173,9 +173,9 @@ struct StreamLoggingTests {
         let (logger, log) = LoggerFixture.logger(options)
         let provider = MoyaProvider<PipelineTarget>(
             endpointClosure: { target in
-                MoyaProvider.defaultEndpointMapping(for: target).playing(
+                MoyaProvider.defaultEndpointMapping(for: target).copy(sampleStreamClosure: {
                     SampleStream(parts: [.chunk(Data("one".utf8)), .chunk(Data("two".utf8))])
-                )
+                })
             },
             stubClosure: MoyaProvider.immediatelyStub,
             plugins: [logger]

@@ -72,17 +72,3 @@ func endlessResponse(closed: AsyncStream<Void>.Continuation, event: Bool = false
         }
     )
 }
-
-extension Endpoint {
-    /// The same endpoint, whose stub plays `stream`.
-    func playing(_ stream: SampleStream) -> Endpoint {
-        Endpoint(
-            url: url,
-            sampleResponseClosure: sampleResponseClosure,
-            method: method,
-            task: task,
-            httpHeaderFields: httpHeaderFields,
-            sampleStreamClosure: { stream }
-        )
-    }
-}
