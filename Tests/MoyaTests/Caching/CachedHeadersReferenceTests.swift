@@ -30,7 +30,7 @@ struct CachedHeadersReferenceTests {
     ]
 
     @Test func storedFieldsAndUpdatesMatchTheReference() {
-        var random = SeededGenerator(seed: 0xCAC4_E0)
+        var random = SeededRandom(seed: 0xCAC4_E0)
         for _ in 0..<5_000 {
             let received = Self.head(&random)
             let notModified = Self.head(&random)
@@ -55,7 +55,7 @@ struct CachedHeadersReferenceTests {
         }
     }
 
-    private static func storedFields(_ random: inout SeededGenerator) -> CachedHeaders {
+    private static func storedFields(_ random: inout SeededRandom) -> CachedHeaders {
         CachedHeaders(
             (0..<Int(random.next() % 8)).map { _ in
                 CachedHeaders.Field(
@@ -66,7 +66,7 @@ struct CachedHeadersReferenceTests {
         )
     }
 
-    private static func head(_ random: inout SeededGenerator) -> HTTPHeaders {
+    private static func head(_ random: inout SeededRandom) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for _ in 0..<Int(random.next() % 8) {
             let name = names[Int(random.next() % UInt64(names.count))]
@@ -74,23 +74,6 @@ struct CachedHeadersReferenceTests {
             headers.add(name: name, value: value)
         }
         return headers
-    }
-}
-
-/// A small, seeded generator, so that a failure can be replayed.
-private struct SeededGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }
 

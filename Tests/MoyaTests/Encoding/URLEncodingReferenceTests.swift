@@ -157,22 +157,18 @@ private struct Reference {
 
 /// Parameter trees of every kind `URLEncoding` meets, from a fixed seed (SplitMix64).
 private struct ParameterGenerator {
-    private var state: UInt64
+    private var random: SeededRandom
 
     init(seed: UInt64) {
-        state = seed
+        random = SeededRandom(seed: seed)
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
+        random.next()
     }
 
     mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
+        random.below(bound)
     }
 
     private static let pieces = [
