@@ -115,11 +115,11 @@ struct CacheControl: Sendable, Equatable {
         }
         let nameStart = index
         while index < bytes.count, bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: ","),
-            !isWhitespace(bytes[index])
+            !ASCII.isBlank(bytes[index])
         {
             index += 1
         }
-        let name = String(decoding: bytes[nameStart..<index].map(asciiLowercase), as: UTF8.self)
+        let name = String(decoding: bytes[nameStart..<index].map(ASCII.lowercased), as: UTF8.self)
         index = skipWhitespace(bytes, from: index)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
             return (name, nil, skipToComma(bytes, from: index))
@@ -130,7 +130,7 @@ struct CacheControl: Sendable, Equatable {
             return (name, argument, skipToComma(bytes, from: next))
         }
         let argumentStart = index
-        while index < bytes.count, bytes[index] != UInt8(ascii: ","), !isWhitespace(bytes[index]) {
+        while index < bytes.count, bytes[index] != UInt8(ascii: ","), !ASCII.isBlank(bytes[index]) {
             index += 1
         }
         let argument = String(decoding: bytes[argumentStart..<index], as: UTF8.self)
@@ -169,21 +169,13 @@ struct CacheControl: Sendable, Equatable {
 
     private static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start
-        while index < bytes.count, isWhitespace(bytes[index]) {
+        while index < bytes.count, ASCII.isBlank(bytes[index]) {
             index += 1
         }
         return index
     }
 
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
-    }
-
     private static func isSeparator(_ byte: UInt8) -> Bool {
-        isWhitespace(byte) || byte == UInt8(ascii: ",")
-    }
-
-    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+        ASCII.isBlank(byte) || byte == UInt8(ascii: ",")
     }
 }

@@ -32,7 +32,7 @@ struct CachedHeaders: Sendable, Equatable {
     /// Whether a field of this name is never stored, comparing lower-cased names: byte by byte
     /// for an ASCII name, as Unicode text for another.
     private static func isNeverStored(_ name: String) -> Bool {
-        guard Self.isASCII(name) else { return neverStored.contains(name.lowercased()) }
+        guard ASCII.isASCII(name) else { return neverStored.contains(name.lowercased()) }
         return neverStoredNames.contains { HeaderValidation.isSameName($0, name) }
     }
 
@@ -67,7 +67,7 @@ struct CachedHeaders: Sendable, Equatable {
         for field in fields {
             let name = field.name
             let replaced =
-                Self.isASCII(name)
+                ASCII.isASCII(name)
                 ? update.contains { HeaderValidation.isSameName($0.name, name) }
                 : update.contains { $0.name.lowercased() == name.lowercased() }
             if !replaced {
@@ -103,10 +103,6 @@ struct CachedHeaders: Sendable, Equatable {
             headers.add(name: field.name, value: field.value)
         }
         return headers
-    }
-
-    private static func isASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// Roughly what the fields take in memory, for the stores' byte budgets.

@@ -24,7 +24,7 @@ struct ConnectionOptions {
         var ascii = true
         for (name, value) in headers where Self.isConnection(name) {
             found = true
-            ascii = ascii && value.utf8.allSatisfy { $0 < 0x80 }
+            ascii = ascii && ASCII.isASCII(value)
         }
         if !found {
             storage = .none
@@ -44,7 +44,7 @@ struct ConnectionOptions {
             return names.contains(name.lowercased())
         case .ascii(let headers):
             // Text outside ASCII may lower-case, or be canonically equivalent, to ASCII.
-            guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+            guard ASCII.isASCII(name) else {
                 return Self.unicodeNames(headers).contains(name.lowercased())
             }
             var name = name
@@ -82,14 +82,14 @@ struct ConnectionOptions {
             if end > start {
                 var first = start
                 var last = end
-                while first < last, isBlank(list[first]) {
+                while first < last, ASCII.isBlank(list[first]) {
                     first += 1
                 }
-                while last > first, isBlank(list[last - 1]) {
+                while last > first, ASCII.isBlank(list[last - 1]) {
                     last -= 1
                 }
                 if last - first == name.count,
-                    zip(list[first..<last], name).allSatisfy({ lowered($0) == lowered($1) })
+                    zip(list[first..<last], name).allSatisfy({ ASCII.lowercased($0) == ASCII.lowercased($1) })
                 {
                     return true
                 }
@@ -99,19 +99,11 @@ struct ConnectionOptions {
         return false
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
-    }
-
     /// Whether a field name is `Connection`, matched as `HTTPHeaders`' own lookup matches it
     /// (`headers["connection"]`), so that both find the same fields.
     private static func isConnection(_ name: String) -> Bool {
         let connection = "connection".utf8
         return name.utf8.count == connection.count
             && zip(name.utf8, connection).allSatisfy { $0 & 0xDF == $1 & 0xDF }
-    }
-
-    private static func lowered(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

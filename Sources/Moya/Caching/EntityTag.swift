@@ -12,15 +12,15 @@ enum EntityTag {
     /// (every valid one) is trimmed in place; another is trimmed of Unicode white space.
     static func opaqueTag(_ tag: String) -> Substring {
         let trimmed: Substring
-        if tag.utf8.allSatisfy({ $0 < 0x80 }) {
+        if ASCII.isASCII(tag) {
             // In ASCII, Unicode white space is the space and the tab.
             let utf8 = tag.utf8
             var start = utf8.startIndex
             var end = utf8.endIndex
-            while start < end, isBlank(utf8[start]) {
+            while start < end, ASCII.isBlank(utf8[start]) {
                 start = utf8.index(after: start)
             }
-            while end > start, isBlank(utf8[utf8.index(before: end)]) {
+            while end > start, ASCII.isBlank(utf8[utf8.index(before: end)]) {
                 end = utf8.index(before: end)
             }
             trimmed = tag[start..<end]
@@ -28,9 +28,5 @@ enum EntityTag {
             trimmed = tag.trimmingCharacters(in: .whitespaces)[...]
         }
         return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
-    }
-
-    private static func isBlank(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 }

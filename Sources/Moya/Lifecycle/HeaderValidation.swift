@@ -56,11 +56,7 @@ enum HeaderValidation {
     /// Whether two header names are the same, ignoring the case of ASCII letters only.
     static func isSameName(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.count == rhs.utf8.count
-            && zip(lhs.utf8, rhs.utf8).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
-    }
-
-    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            && zip(lhs.utf8, rhs.utf8).allSatisfy { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
 
     /// Whether `byte` may appear in an RFC 9110 token (a header name, a method).

@@ -37,7 +37,7 @@ enum TargetURL {
     /// byte into a string allocated once; another goes through the same checks on characters.
     static func simpleJoin(base: String, path: String, isRelative: Bool) -> String? {
         guard !isRelative, path.utf8.allSatisfy(isKeptAsIs) else { return nil }
-        guard base.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeJoin(base: base, path: path) }
+        guard ASCII.isASCII(base) else { return unicodeJoin(base: base, path: path) }
         var base = base
         var path = path
         return base.withUTF8 { base in
