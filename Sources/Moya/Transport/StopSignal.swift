@@ -1,9 +1,9 @@
-/// Who waits for a transport's work to wind down (a decorator's, such as the cache's run, which
-/// waits for the transport below it): callbacks added before `stop()` run then, callbacks added
-/// after run at once.
+/// Who waits for a transport's work to wind down (a session's transfer, or a decorator's such
+/// as the cache's run, which waits for the transport below it): callbacks added before `stop()`
+/// run then, callbacks added after run at once.
 ///
-/// A value kept under its owner's lock, beside the owner's other state, so that a run takes no
-/// lock and no object of its own for it. Callbacks run outside that lock: the methods return
+/// A value kept under its owner's lock, beside the owner's other state, so that the owner takes
+/// no lock and no object of its own for it. Callbacks run outside that lock: the methods return
 /// what to run.
 struct StopSignal {
     private var stopped = false

@@ -12,8 +12,7 @@ struct TransferHandle<Outcome: Sendable>: TransportHandle {
     struct State {
         private var task: HTTPClient.Task<Outcome>?
         private var cancelled = false
-        private var stopped = false
-        private var whenStopped: [@Sendable () -> Void] = []
+        private var stopSignal = StopSignal()
 
         var isCancelled: Bool { cancelled }
 
@@ -30,17 +29,13 @@ struct TransferHandle<Outcome: Sendable>: TransportHandle {
         ) -> (task: HTTPClient.Task<Outcome>?, stoppedAlready: Bool) {
             let first = !cancelled
             cancelled = true
-            if !self.stopped {
-                whenStopped.append(stopped)
-            }
-            return (first ? task : nil, self.stopped)
+            let stoppedAlready = stopSignal.whenStopped(stopped)
+            return (first ? task : nil, stoppedAlready)
         }
 
         /// The transfer has ended: whether it had been cancelled, and who waits for the end.
         mutating func finish() -> (cancelled: Bool, whenStopped: [@Sendable () -> Void]) {
-            stopped = true
-            defer { whenStopped = [] }
-            return (cancelled, whenStopped)
+            (cancelled, stopSignal.stop())
         }
     }
 
