@@ -32,8 +32,7 @@ extension RequestLifecycle {
     ) {
         guard let first = subscribers.first else { return }
         // Only a progress block reads the last progress: most requests have none, and skip the lock.
-        let listens = subscribers.contains { $0.progress != nil }
-        let lastProgress = listens ? withMachine { $0.lastProgress } : nil
+        let lastProgress = subscribers.listenForProgress ? withMachine { $0.lastProgress } : nil
         // Inline delivery (the async API) forms no escaping closure, which would be allocated.
         guard case .inline = first.callback else {
             first.callback.execute { [self] in

@@ -239,7 +239,7 @@ extension RequestLifecycle {
 
         /// Whether a subscriber still waiting listens for progress.
         var hasProgressListeners: Bool {
-            !isFinished && subscribers.contains { $0.progress != nil }
+            !isFinished && subscribers.listenForProgress
         }
 
         /// Records a progress event; returns the subscribers that listen for progress.

@@ -22,6 +22,11 @@ extension RequestLifecycle.StateMachine {
         /// The subscriber that joined first: the one whose callback target plugins hear on.
         var first: Subscriber? { head }
 
+        /// Whether any of them gave a progress block.
+        var listenForProgress: Bool {
+            contains { $0.progress != nil }
+        }
+
         mutating func append(_ subscriber: Subscriber) {
             if head == nil {
                 head = subscriber
