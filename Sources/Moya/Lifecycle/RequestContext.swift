@@ -16,20 +16,49 @@ import NIOConcurrencyHelpers
 public struct RequestContext: Sendable, Hashable {
     /// An identifier unique to one run of the request pipeline (shared by callers that joined
     /// it through `trackInflights`, since they share one request).
-    public let requestID: String
+    public var requestID: String {
+        switch identifier {
+        case .number(let number):
+            // 60 bits make at most 15 hex digits, which Swift stores inline: no allocation.
+            return String(number, radix: 16)
+        case .text(let text):
+            return text
+        }
+    }
+
+    /// A context the provider makes keeps its number, and spells it only when a hook asks:
+    /// most requests run with plugins that never read it.
+    private enum Identifier: Sendable {
+        case number(UInt64)
+        case text(String)
+    }
+
+    private let identifier: Identifier
 
     /// The context of the hook running now; `nil` outside a provider's hooks.
     @TaskLocal public static var current: RequestContext?
 
     /// Creates a context with a new identifier, unique in the process and random-looking.
     public init() {
-        // 60 bits make at most 15 hex digits, which Swift stores inline: no allocation per request.
-        self.requestID = String(RequestIdentifiers.next() >> 4, radix: 16)
+        self.identifier = .number(RequestIdentifiers.next() >> 4)
     }
 
     /// Creates a context with the given identifier.
     public init(requestID: String) {
-        self.requestID = requestID
+        self.identifier = .text(requestID)
+    }
+
+    /// Two contexts are equal when their identifiers are, however each was given.
+    public static func == (lhs: RequestContext, rhs: RequestContext) -> Bool {
+        if case .number(let left) = lhs.identifier, case .number(let right) = rhs.identifier {
+            return left == right
+        }
+        return lhs.requestID == rhs.requestID
+    }
+
+    /// Hashes the identifier as text, as `==` compares it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(requestID)
     }
 }
 

@@ -53,10 +53,10 @@ extension RequestLifecycle {
         guard let firstCallback = subscribers.first?.callback else { return }
         withRequestContext {
             if notifyPlugins, !context.plugins.isEmpty {
-                // Read once: each read of the target copies it out of its existential box.
-                let target = context.target
+                // `context.target` is passed where it lies: a local copy would copy it out of
+                // its existential box, a retain and a release per request.
                 for plugin in context.plugins {
-                    plugin.didReceive(result, target: target)
+                    plugin.didReceive(result, target: context.target)
                 }
             }
             for subscriber in subscribers {
@@ -85,8 +85,7 @@ extension RequestLifecycle {
             subscriber.completion(result)
             return
         }
-        let target = context.target
-        let processed = context.plugins.reduce(result) { $1.process($0, target: target) }
+        let processed = context.plugins.reduce(result) { $1.process($0, target: context.target) }
         subscriber.completion(processed)
     }
 

@@ -7,16 +7,16 @@ extension RequestLifecycle {
     /// Runs the plugins' `prepare` in order (in a task when one is asynchronous), then checks
     /// the prepared request's headers.
     func prepare(_ request: URLRequest, step: Int) {
-        let target = context.target
         guard context.hasAsyncPlugins else {
+            // The target is passed where it lies, not copied out of its existential box first.
             let prepared = withRequestContext {
-                context.plugins.reduce(request) { $1.prepare($0, target: target) }
+                context.plugins.reduce(request) { $1.prepare($0, target: context.target) }
             }
             perform(withMachine { $0.prepared(Self.checkingHeaders(prepared), step: step) })
             return
         }
         let plugins = UserValue(context.plugins)
-        let handedTarget = UserValue(target)
+        let handedTarget = UserValue(context.target)
         startWork(step: step) {
             do {
                 var prepared = request
@@ -42,11 +42,10 @@ extension RequestLifecycle {
         // Without plugins, nobody could see the request or attach a credential to it.
         var credential: URLCredential?
         if !context.plugins.isEmpty {
-            let target = context.target
             let requestType = MoyaRequest(request: request, sessionHeaders: context.session.sessionHeaders)
             withRequestContext {
                 for plugin in context.plugins {
-                    plugin.willSend(requestType, target: target)
+                    plugin.willSend(requestType, target: context.target)
                 }
             }
             credential = requestType.credential

@@ -12,34 +12,27 @@ extension MoyaProvider {
         let endpoint = self.endpoint(target)
         let stubBehavior = stubClosure(target)
         let callback = callback.resolved(for: stubBehavior)
-        let table = inflightTable
-        let active = activeRequests
 
         // Looked up once: a cast to a protocol is a search of the conformance tables.
         let policies = targetsMayHavePolicies ? target as? RequestPolicies : nil
-        let makeLifecycle = { () -> RequestLifecycle in
-            let lifecycle = RequestLifecycle(
-                context: .init(
-                    target: target,
-                    endpoint: endpoint,
-                    stubBehavior: stubBehavior,
-                    plugins: self.plugins,
-                    hasAsyncPlugins: self.hasAsyncPlugins,
-                    session: self.session,
-                    requestClosure: self.requestClosure,
-                    interceptor: self.interceptor(with: policies),
-                    activeRequests: active,
-                    policies: policies
-                )
-            )
-            active.insert(lifecycle)
-            return lifecycle
-        }
+        // Made here, not in a closure: a closure would copy the target once more to capture it.
+        let context = RequestLifecycle.Context(
+            target: target,
+            endpoint: endpoint,
+            stubBehavior: stubBehavior,
+            plugins: plugins,
+            hasAsyncPlugins: hasAsyncPlugins,
+            session: session,
+            requestClosure: requestClosure,
+            interceptor: interceptor(with: policies),
+            activeRequests: activeRequests,
+            policies: policies
+        )
 
         if trackInflights {
             // The table, not the lifecycle's end, removes the entry: after the completions ran.
-            let joined = table.join(endpoint, callback: callback, progress: progress, completion: completion) {
-                makeLifecycle()
+            let joined = inflightTable.join(endpoint, callback: callback, progress: progress, completion: completion) {
+                makeLifecycle(context)
             }
             guard let joined else {
                 // A brand-new lifecycle always accepts its first caller; this cannot happen.
@@ -53,11 +46,18 @@ extension MoyaProvider {
             return RequestToken(lifecycle: joined.lifecycle, subscriber: joined.subscriber)
         }
 
-        let lifecycle = makeLifecycle()
+        let lifecycle = makeLifecycle(consume context)
         let subscriber = lifecycle.addSubscriber(callback: callback, progress: progress, completion: completion) ?? 0
         let token = RequestToken(lifecycle: lifecycle, subscriber: subscriber)
         lifecycle.start()
         return token
+    }
+
+    /// A lifecycle for `context`, counted among the provider's running requests.
+    private func makeLifecycle(_ context: consuming RequestLifecycle.Context) -> RequestLifecycle {
+        let lifecycle = RequestLifecycle(context: context)
+        activeRequests.insert(lifecycle)
+        return lifecycle
     }
 }
 

@@ -6,7 +6,17 @@ enum TransportAssembly {
     ///
     /// Retries and adapters are not a transport's business: the lifecycle runs every attempt,
     /// so the cache sees each attempt as adapted.
-    static func transport(stubBehavior: StubBehavior, session: Session, target: UserValue<TargetType>) -> Transport {
-        stubBehavior == .never ? CachingTransport.over(session, target: target) : StubTransport(behavior: stubBehavior)
+    ///
+    /// `target` is read only for the session (the cache asks the target's policies): a stub
+    /// does not copy it.
+    static func transport(
+        stubBehavior: StubBehavior,
+        session: Session,
+        target: @autoclosure () -> UserValue<TargetType>
+    ) -> Transport {
+        guard stubBehavior == .never else {
+            return StubTransport(behavior: stubBehavior)
+        }
+        return CachingTransport.over(session, target: target())
     }
 }

@@ -66,6 +66,15 @@ struct RequestContextTests {
         #expect(Set(ids).count == ids.count)
     }
 
+    @Test func aContextEqualsOneMadeFromItsIdentifierAndHashesAlike() {
+        let made = RequestContext()
+        let spelled = RequestContext(requestID: made.requestID)
+        #expect(made == spelled)
+        #expect(made.hashValue == spelled.hashValue)
+        #expect(made != RequestContext())
+        #expect(Set([made, spelled, RequestContext(requestID: "other")]).count == 2)
+    }
+
     @Test func outsideAProvidersHooksThereIsNoContext() {
         #expect(RequestContext.current == nil)
     }
