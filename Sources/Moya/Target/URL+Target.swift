@@ -34,32 +34,63 @@ enum TargetURL {
     /// slash between them. `nil` when the case is not that simple.
     ///
     /// An ASCII base (what `absoluteString` gives in practice) is checked and copied byte by
-    /// byte into a string allocated once; another goes through the same checks on characters.
+    /// byte into a string allocated once, each string read once; another goes through the same
+    /// checks on characters.
     static func simpleJoin(base: String, path: String, isRelative: Bool) -> String? {
-        guard !isRelative, path.utf8.allSatisfy(isKeptAsIs) else { return nil }
-        guard ASCII.isASCII(base) else { return unicodeJoin(base: base, path: path) }
+        guard !isRelative else { return nil }
         var base = base
         var path = path
-        return base.withUTF8 { base in
-            path.withUTF8 { path in
-                guard base.starts(with: "https://".utf8) || base.starts(with: "http://".utf8),
-                    !base.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
-                    !(base.count >= 2 && base[base.count - 2] == UInt8(ascii: "/") && base.last == UInt8(ascii: "/"))
-                else { return nil }
-                let trimmedBase = UnsafeBufferPointer(
-                    rebasing: base[..<(base.last == UInt8(ascii: "/") ? base.count - 1 : base.count)]
-                )
-                let trimmedPath = UnsafeBufferPointer(rebasing: path[(path.first == UInt8(ascii: "/") ? 1 : 0)...])
-                let count = trimmedBase.count + 1 + trimmedPath.count
-                return String(unsafeUninitializedCapacity: count) { joined in
-                    var index = joined.initialize(fromContentsOf: trimmedBase)
-                    joined[index] = UInt8(ascii: "/")
-                    index += 1
-                    index = joined[index...].initialize(fromContentsOf: trimmedPath)
-                    return index
-                }
+        let join = base.withUTF8 { base in path.withUTF8 { path in bytesJoin(base: base, path: path) } }
+        switch join {
+        case .joined(let joined):
+            return joined
+        case .notSimple:
+            return nil
+        case .baseNotASCII:
+            return unicodeJoin(base: base, path: path)
+        }
+    }
+
+    /// What the byte-wise join found.
+    private enum BytesJoin {
+        case joined(String)
+        case notSimple
+        case baseNotASCII
+    }
+
+    /// `simpleJoin` on the bytes of an ASCII base.
+    private static func bytesJoin(base: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>) -> BytesJoin {
+        guard path.allSatisfy(isKeptAsIs) else { return .notSimple }
+        for byte in base {
+            if byte >= 0x80 {
+                return .baseNotASCII
+            }
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                return .notSimple
             }
         }
+        guard hasPrefix(base, "https://") || hasPrefix(base, "http://"),
+            !(base.count >= 2 && base[base.count - 2] == UInt8(ascii: "/") && base.last == UInt8(ascii: "/"))
+        else { return .notSimple }
+        let trimmedBase = UnsafeBufferPointer(
+            rebasing: base[..<(base.last == UInt8(ascii: "/") ? base.count - 1 : base.count)]
+        )
+        let trimmedPath = UnsafeBufferPointer(rebasing: path[(path.first == UInt8(ascii: "/") ? 1 : 0)...])
+        let count = trimmedBase.count + 1 + trimmedPath.count
+        return .joined(
+            String(unsafeUninitializedCapacity: count) { joined in
+                var index = joined.initialize(fromContentsOf: trimmedBase)
+                joined[index] = UInt8(ascii: "/")
+                index += 1
+                index = joined[index...].initialize(fromContentsOf: trimmedPath)
+                return index
+            }
+        )
+    }
+
+    /// Whether `bytes` start with `prefix`, compared as bytes rather than through a string view.
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        bytes.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
     }
 
     /// `simpleJoin` for a base outside ASCII, on characters.
