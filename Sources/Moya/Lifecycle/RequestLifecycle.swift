@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 
 /// One run of the request pipeline for one endpoint, from the `requestClosure` to the
@@ -47,13 +46,13 @@ final class RequestLifecycle: Sendable {
     /// `RequestContext.current`: no plugin, no interceptor, no session logger. Binding a
     /// task-local costs a lock and, off a task, an allocation; so does making a context.
     let requestContext: RequestContext?
-    let machine: NIOLockedValueBox<StateMachine>
+    let machine: InlineLock<StateMachine>
     /// The stub or the session: the same for every attempt.
     let transport: Transport
 
     /// `transport` replaces the one `TransportAssembly` chooses (a scripted one, in tests).
     init(context: Context, transport: Transport? = nil) {
-        self.machine = NIOLockedValueBox(StateMachine(validation: context.target.validationType))
+        self.machine = InlineLock(StateMachine(validation: context.target.validationType))
         self.transport =
             transport
             ?? TransportAssembly.transport(

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOHTTP1
 
 /// Represents a response to a `MoyaProvider.request`.
@@ -37,10 +36,11 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
 
     /// A head given as an `HTTPURLResponse` (or none) never changes, and needs no lock; a
     /// head as received becomes one on first use, under a lock. A stub's response, made for
-    /// one request and often read once, so saves the lock's allocation.
-    private enum HeadStorage: Sendable {
+    /// one request and often read once, so saves the lock (an allocation, where the lock is
+    /// not stored inline: see `InlineLock`).
+    private enum HeadStorage: ~Copyable, Sendable {
         case fixed(HTTPURLResponse?)
-        case lazy(NIOLockedValueBox<Head>)
+        case lazy(InlineLock<Head>)
     }
 
     private let head: HeadStorage
@@ -51,8 +51,8 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         case .fixed(let response):
             var fixed = Head.built(response)
             return body(&fixed)
-        case .lazy(let box):
-            return box.withLockedValue(body)
+        case .lazy(let lock):
+            return lock.withLockedValue(body)
         }
     }
 
@@ -85,7 +85,7 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         self.statusCode = Int(head.status.code)
         self.data = data
         self.request = request
-        self.head = .lazy(NIOLockedValueBox(.received(head, url)))
+        self.head = .lazy(InlineLock(.received(head, url)))
         self.fileURL = fileURL
         self.cacheStatus = cacheStatus
     }
@@ -97,8 +97,8 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         switch other.head {
         case .fixed(let response):
             head = .fixed(response)
-        case .lazy(let box):
-            head = .lazy(NIOLockedValueBox(box.withLockedValue { $0 }))
+        case .lazy(let lock):
+            head = .lazy(InlineLock(lock.withLockedValue { $0 }))
         }
         fileURL = other.fileURL
         self.cacheStatus = cacheStatus
