@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Answers a `401` challenge with the credential a plugin attached in `willSend`
 /// (`CredentialsPlugin`), as URLSession answers one with a session's credential: a retrier
@@ -16,7 +15,7 @@ final class ChallengeInterceptor: RequestInterceptor {
     }
 
     private let credential: URLCredential
-    private let state = NIOLockedValueBox(State.unanswered)
+    private let state = InlineLock(State.unanswered)
 
     init(credential: URLCredential) {
         self.credential = credential

@@ -4,8 +4,10 @@ import NIOConcurrencyHelpers
 import Synchronization
 #endif
 
-/// A value and the lock that guards it, for the objects a request makes (its lifecycle, its
-/// transfer handle, its idle watch), with `NIOLockedValueBox`'s `withLockedValue`.
+/// A value and the lock that guards it, inside the objects a request makes (its lifecycle, the
+/// `RequestType` plugins see, a received response), with `NIOLockedValueBox`'s `withLockedValue`.
+/// Value types that share their state (a transfer handle, the idle watch) keep their box: the
+/// box is the one object they have.
 ///
 /// Where the standard library's `Mutex` is available without an OS version check (Linux,
 /// Windows, Android), the lock and its value are stored inside the owning object: no object of

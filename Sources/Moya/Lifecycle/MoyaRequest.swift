@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// The `RequestType` plugins see in `willSend`.
 ///
@@ -8,7 +7,7 @@ import NIOConcurrencyHelpers
 final class MoyaRequest: RequestType, Sendable {
     let request: URLRequest?
     let sessionHeaders: [String: String]
-    private let storedCredential = NIOLockedValueBox<URLCredential?>(nil)
+    private let storedCredential = InlineLock<URLCredential?>(nil)
 
     init(request: URLRequest, sessionHeaders: [String: String]) {
         self.request = request
