@@ -23,12 +23,14 @@ enum HeaderValidation {
         var errorDescription: String? { description }
     }
 
+    /// The first problem of a prepared request's method and headers, checked the quick way
+    /// (`HeaderSyntax`): every request goes through here once its plugins prepared it.
     static func problem(in request: URLRequest) -> (any Error)? {
-        if let method = request.httpMethod, let problem = problem(method: method) {
+        if let method = request.httpMethod, let problem = HeaderSyntax.problem(method: method) {
             return problem
         }
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            if let problem = problem(name: name, value: value) {
+            if let problem = HeaderSyntax.problem(name: name, value: value) {
                 return problem
             }
         }

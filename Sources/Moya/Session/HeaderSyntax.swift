@@ -1,6 +1,7 @@
 /// Whether a method, header name or header value may go on the wire, answered with one table
-/// lookup or comparison per byte: the conversion checks every header of every request, the
-/// session's included, and most pass.
+/// lookup or comparison per byte, on the string's contiguous UTF-8: the pipeline checks every
+/// prepared request's headers, the conversion every header again with the session's, and most
+/// pass.
 ///
 /// It accepts exactly what `HeaderValidation` accepts; when a check fails, `HeaderValidation`
 /// says why, so the errors stay the same.
@@ -33,7 +34,14 @@ enum HeaderSyntax {
     /// Whether `string` is a legal field value: visible bytes, spaces and tabs, never CR, LF,
     /// NUL, another control byte or DEL.
     static func isFieldValue(_ string: String) -> Bool {
-        string.utf8.allSatisfy { byte in (byte >= 0x20 && byte != 0x7F) || byte == 0x09 }
+        if let answer = string.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isFieldValueByte) }) {
+            return answer
+        }
+        return string.utf8.allSatisfy(isFieldValueByte)
+    }
+
+    private static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x20 && byte != 0x7F) || byte == 0x09
     }
 
     /// The reason `HeaderValidation` gives for a header, checked quickly first.
