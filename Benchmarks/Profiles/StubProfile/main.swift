@@ -11,7 +11,7 @@ struct StubbedAPI: TargetType {
     var path: String { "/json" }
     var method: Moya.Method { .get }
     var task: Moya.Task { .requestPlain }
-    var headers: [String: String]? { nil }
+    var headers: [String: String]? { ["Accept": "application/json"] }
     var sampleData: Data { Data("{}".utf8) }
 }
 
@@ -19,7 +19,7 @@ struct StubbedAPI: TargetType {
 struct HeaderPlugin: PluginType {
     func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {
         var request = request
-        request.setValue("profile", forHTTPHeaderField: "X-Profile")
+        request.setValue("Bearer profile", forHTTPHeaderField: "Authorization")
         return request
     }
 }
