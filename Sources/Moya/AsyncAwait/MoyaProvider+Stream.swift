@@ -70,19 +70,11 @@ extension MoyaProvider {
 
     /// What every run of a streamed request to `target` shares.
     func streamRequest(for target: Target) -> StreamRequest {
-        let policies = targetsMayHavePolicies ? target as? RequestPolicies : nil
-        return StreamRequest(
-            context: RequestLifecycle.Context(
-                target: target,
+        StreamRequest(
+            context: lifecycleContext(
+                for: target,
                 endpoint: endpoint(target),
                 stubBehavior: stubClosure(target),
-                plugins: plugins,
-                hasAsyncPlugins: hasAsyncPlugins,
-                session: session,
-                requestClosure: requestClosure,
-                interceptor: interceptor(with: policies),
-                activeRequests: activeRequests,
-                policies: policies,
                 streaming: RequestLifecycle.Streaming()
             )
         )
@@ -99,8 +91,6 @@ struct StreamRequest: Sendable {
     func lifecycle(adding headers: [String: String]) -> RequestLifecycle {
         var context = self.context
         context.streaming = RequestLifecycle.Streaming(addedHeaders: headers)
-        let lifecycle = RequestLifecycle(context: context)
-        context.activeRequests?.insert(lifecycle)
-        return lifecycle
+        return RequestLifecycle.counted(context)
     }
 }

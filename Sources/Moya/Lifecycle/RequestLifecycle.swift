@@ -67,6 +67,13 @@ final class RequestLifecycle: Sendable {
         self.context = context
     }
 
+    /// A lifecycle for `context`, counted among its provider's running requests until it ends.
+    static func counted(_ context: consuming Context) -> RequestLifecycle {
+        let lifecycle = RequestLifecycle(context: context)
+        lifecycle.context.activeRequests?.insert(lifecycle)
+        return lifecycle
+    }
+
     /// Adds a caller; `nil` once the request has finished.
     func addSubscriber(callback: CallbackTarget, progress: ProgressBlock?, completion: @escaping Completion) -> Int? {
         withMachine { $0.addSubscriber(callback: callback, progress: progress, completion: completion) }

@@ -12,27 +12,13 @@ extension MoyaProvider {
         let endpoint = self.endpoint(target)
         let stubBehavior = stubClosure(target)
         let callback = callback.resolved(for: stubBehavior)
-
-        // Looked up once: a cast to a protocol is a search of the conformance tables.
-        let policies = targetsMayHavePolicies ? target as? RequestPolicies : nil
         // Made here, not in a closure: a closure would copy the target once more to capture it.
-        let context = RequestLifecycle.Context(
-            target: target,
-            endpoint: endpoint,
-            stubBehavior: stubBehavior,
-            plugins: plugins,
-            hasAsyncPlugins: hasAsyncPlugins,
-            session: session,
-            requestClosure: requestClosure,
-            interceptor: interceptor(with: policies),
-            activeRequests: activeRequests,
-            policies: policies
-        )
+        let context = lifecycleContext(for: target, endpoint: endpoint, stubBehavior: stubBehavior)
 
         if trackInflights {
             // The table, not the lifecycle's end, removes the entry: after the completions ran.
             let joined = inflightTable.join(endpoint, callback: callback, progress: progress, completion: completion) {
-                makeLifecycle(context)
+                RequestLifecycle.counted(context)
             }
             guard let joined else {
                 // A brand-new lifecycle always accepts its first caller; this cannot happen.
@@ -46,18 +32,35 @@ extension MoyaProvider {
             return RequestToken(lifecycle: joined.lifecycle, subscriber: joined.subscriber)
         }
 
-        let lifecycle = makeLifecycle(consume context)
+        let lifecycle = RequestLifecycle.counted(consume context)
         let subscriber = lifecycle.addSubscriber(callback: callback, progress: progress, completion: completion) ?? 0
         let token = RequestToken(lifecycle: lifecycle, subscriber: subscriber)
         lifecycle.start()
         return token
     }
 
-    /// A lifecycle for `context`, counted among the provider's running requests.
-    private func makeLifecycle(_ context: consuming RequestLifecycle.Context) -> RequestLifecycle {
-        let lifecycle = RequestLifecycle(context: context)
-        activeRequests.insert(lifecycle)
-        return lifecycle
+    /// What the provider gives every request to `target`, streamed (`streaming`) or not.
+    func lifecycleContext(
+        for target: Target,
+        endpoint: Endpoint,
+        stubBehavior: StubBehavior,
+        streaming: RequestLifecycle.Streaming? = nil
+    ) -> RequestLifecycle.Context {
+        // Looked up once: a cast to a protocol is a search of the conformance tables.
+        let policies = targetsMayHavePolicies ? target as? RequestPolicies : nil
+        return RequestLifecycle.Context(
+            target: target,
+            endpoint: endpoint,
+            stubBehavior: stubBehavior,
+            plugins: plugins,
+            hasAsyncPlugins: hasAsyncPlugins,
+            session: session,
+            requestClosure: requestClosure,
+            interceptor: interceptor(with: policies),
+            activeRequests: activeRequests,
+            policies: policies,
+            streaming: streaming
+        )
     }
 }
 
