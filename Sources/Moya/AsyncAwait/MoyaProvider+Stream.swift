@@ -61,7 +61,7 @@ extension MoyaProvider {
         return EventStream(policy: reconnect, maximumEventSize: maximumEventSize) { lastEventID throws(MoyaError) in
             var headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
             // An ID a header cannot carry (a control byte) is not sent, rather than failing.
-            if !lastEventID.isEmpty, HeaderValidation.problem(name: "Last-Event-ID", value: lastEventID) == nil {
+            if !lastEventID.isEmpty, HeaderSyntax.problem(name: "Last-Event-ID", value: lastEventID) == nil {
                 headers["Last-Event-ID"] = lastEventID
             }
             return try await request.lifecycle(adding: headers).openStream()

@@ -85,11 +85,11 @@ struct CachedHeaders: Sendable, Equatable {
         headers.reserveCapacity(fields.count + 1)
         for field in fields
         where !HeaderValidation.isSameName(field.name, name)
-            && HeaderValidation.problem(name: field.name, value: field.value) == nil
+            && HeaderSyntax.problem(name: field.name, value: field.value) == nil
         {
             headers.add(name: field.name, value: field.value)
         }
-        if HeaderValidation.problem(name: name, value: value) == nil {
+        if HeaderSyntax.problem(name: name, value: value) == nil {
             headers.add(name: name, value: value)
         }
         return headers
@@ -99,7 +99,7 @@ struct CachedHeaders: Sendable, Equatable {
     var httpHeaders: HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count)
-        for field in fields where HeaderValidation.problem(name: field.name, value: field.value) == nil {
+        for field in fields where HeaderSyntax.problem(name: field.name, value: field.value) == nil {
             headers.add(name: field.name, value: field.value)
         }
         return headers

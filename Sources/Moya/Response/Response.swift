@@ -120,7 +120,7 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
                 var headers = HTTPHeaders()
                 for (name, value) in response.allHeaderFields {
                     guard let name = name as? String, let value = value as? String,
-                        HeaderValidation.problem(name: name, value: value) == nil
+                        HeaderSyntax.problem(name: name, value: value) == nil
                     else { continue }
                     headers.add(name: name, value: value)
                 }

@@ -1,7 +1,8 @@
 /// Whether a method, header name or header value may go on the wire, answered with one table
 /// lookup or comparison per byte, on the string's contiguous UTF-8: the pipeline checks every
-/// prepared request's headers, the conversion every header again with the session's, and most
-/// pass.
+/// prepared request's headers, the conversion every header again with the session's, the cache
+/// every stored field, and most pass. The library checks headers here; `HeaderValidation` is the
+/// reference it is tested against, and the one that words a refusal.
 ///
 /// It accepts exactly what `HeaderValidation` accepts; when a check fails, `HeaderValidation`
 /// says why, so the errors stay the same.
