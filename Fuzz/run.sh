@@ -20,20 +20,16 @@ targets=(${FUZZ_TARGETS:-FuzzURLEncoding FuzzJSONEncoding FuzzMultipart FuzzResp
 # inside the library; the fuzz targets add it to their link step themselves.
 build_flags=(--package-path "$here" -c debug -Xswiftc -sanitize=fuzzer,address)
 
-# SwiftPM reuses its build plan while this package's manifest is unchanged, so a source file
-# added to or removed from the root package since the last build would be missed: plan afresh
-# whenever the list of the root's sources differs from the last build's.
-sources_list=$(find "$here/../Sources" -name '*.swift' | LC_ALL=C sort | cksum)
+# Plans afresh when the root's sources were added or removed since the last build (see the script).
+source "$here/../scripts/build-plan.sh"
 sources_record="$here/.build/sources.cksum"
-if [[ ! -f $sources_record || $(cat "$sources_record") != "$sources_list" ]]; then
-    build_flags+=(--disable-build-manifest-caching)
-fi
+build_flags+=($(fresh_plan_flags "$sources_record" "$here/../Sources"))
 
 echo "== building the fuzz targets"
 # gold warns once per sanitizer symbol it cannot export; those lines say nothing.
 swift build "${build_flags[@]}" 2>&1 | { grep -v 'Cannot export local symbol' || true; }
 bin="$(swift build "${build_flags[@]}" --show-bin-path)"
-mkdir -p "$here/.build" && echo "$sources_list" >"$sources_record"
+record_sources "$sources_record" "$here/../Sources"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/moya-fuzz.XXXXXX")"
 echo "== crash artifacts and logs go to $work"

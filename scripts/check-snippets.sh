@@ -35,14 +35,9 @@ if [[ -d .build/repositories && ! -d $work/build/repositories ]]; then
     cp -R .build/repositories "$work/build/repositories"
 fi
 
-# SwiftPM reuses its build plan while this package's manifest is unchanged, so a source file
-# added to or removed from the root package since the last run would be missed: plan afresh
-# whenever the list of sources differs from the last run's.
-sources_list=$(find Sources -name '*.swift' | LC_ALL=C sort | cksum)
-plan=()
-if [[ ! -f $work/sources.cksum || $(cat "$work/sources.cksum") != "$sources_list" ]]; then
-    plan=(--disable-build-manifest-caching)
-fi
+# Plans afresh when the root's sources were added or removed since the last run (see the script).
+source scripts/build-plan.sh
+plan=($(fresh_plan_flags "$work/sources.cksum" Sources))
 
 log=$work/build.log
 build() {
@@ -74,6 +69,6 @@ if [[ $status -ne 0 ]]; then
     echo "check-snippets: FAILED ($(( SECONDS - started ))s); full log: ${log#"$root"/}" >&2
     exit 1
 fi
-echo "$sources_list" >"$work/sources.cksum"
+record_sources "$work/sources.cksum" Sources
 compiled=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["compiled"]))' "$work/package/summary.json")
 echo "check-snippets: compiled $compiled blocks without a warning ($(( SECONDS - started ))s)"

@@ -25,7 +25,7 @@ shift
 export MOYA_TEST_SANITIZER="$sanitizer"
 log="$(mktemp "${TMPDIR:-/tmp}/moya-$short.XXXXXX")"
 status=0
-swift test --sanitize="$sanitizer" --scratch-path ".build-$short" "${flags[@]}" "$@" 2>&1 | tee "$log" || status=$?
+swift test --sanitize="$sanitizer" --scratch-path ".build-$short" ${flags[@]+"${flags[@]}"} "$@" 2>&1 | tee "$log" || status=$?
 reports="$(grep -c "$pattern" "$log" || true)"
 echo "== $sanitizer sanitizer: ${reports} report(s), test exit status ${status}; log in $log"
 if [ "$status" -ne 0 ] || [ "$reports" -ne 0 ]; then
