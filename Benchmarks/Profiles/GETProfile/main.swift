@@ -7,9 +7,14 @@
 //
 // `moya-304` sends the same GET through a session whose memory cache revalidates every request
 // (the cache benchmark's `304` revalidation): the URL must answer with an ETag, as nginx's static
-// files do. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body. `ahc-task` runs
-// each GET on AsyncHTTPClient's async API in a task of its own, resumed through a continuation:
-// what a callback-driven transport would pay to use that API.
+// files do. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body.
+//
+// The other modes tell the cost of AsyncHTTPClient's ways of being called from callbacks apart
+// from Moya's own (`Benchmarks/README.md`, "The bounds"): `ahc-future` is its delegate API with
+// its own `ResponseAccumulator`; `ahc-task` runs each request on its async API in a task of its
+// own, resumed through a continuation, as a callback-driven transport would have to;
+// `ahc-el-task` runs that task on an event loop (a `TaskExecutor` over `EventLoop.execute`)
+// instead of Swift's cooperative pool. Each has a `-post` form that sends the 64 KB body.
 import AsyncHTTPClient
 import Foundation
 import Moya
@@ -66,17 +71,22 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
         } else if mode == "moya-post" {
             bytes += try await provider.request(JSONAPI(baseURL: url, body: postBody)).data.count
         } else if mode == "ahc-post" {
-            var request = HTTPClientRequest(url: url.absoluteString)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: postBody))
+            let request = asyncRequest(url, post: true)
             let response = try await session.httpClient.execute(request, timeout: .seconds(30))
             bytes += Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
-        } else if mode == "ahc-task" {
+        } else if mode == "ahc-future-post" {
+            var request = try HTTPClient.Request(url: url, method: .POST, body: .bytes(postBody))
+            request.headers.add(name: "Content-Type", value: "application/json")
+            let response = try await session.httpClient.execute(request: request).get()
+            bytes += response.body.map { Data(buffer: $0) }?.count ?? 0
+        } else if mode.hasPrefix("ahc-task") || mode.hasPrefix("ahc-el-task") {
+            let request = asyncRequest(url, post: mode.hasSuffix("-post"))
+            let loop = session.httpClient.eventLoopGroup.next()
+            let executor = mode.hasPrefix("ahc-el-task") ? LoopExecutor(loop) : nil
             bytes += await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-                _Concurrency.Task {
+                _Concurrency.Task(executorPreference: executor) {
                     do {
-                        let response = try await session.httpClient.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+                        let response = try await session.httpClient.execute(request, timeout: .seconds(30))
                         continuation.resume(returning: Data(buffer: try await response.body.collect(upTo: 1 << 20)).count)
                     } catch {
                         continuation.resume(returning: 0)
@@ -92,4 +102,31 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
         }
     }
     return bytes
+}
+
+/// The request for AsyncHTTPClient's async API: the benchmark's GET, or its 64 KB `POST`.
+@Sendable func asyncRequest(_ url: URL, post: Bool) -> HTTPClientRequest {
+    var request = HTTPClientRequest(url: url.absoluteString)
+    if post {
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: postBody))
+    }
+    return request
+}
+
+/// Runs a task's jobs on one event loop, one `execute` each, rather than on Swift's cooperative
+/// pool.
+final class LoopExecutor: TaskExecutor {
+    let loop: EventLoop
+
+    init(_ loop: EventLoop) {
+        self.loop = loop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        loop.execute { job.runSynchronously(on: executor) }
+    }
 }
