@@ -15,6 +15,8 @@
 // own, resumed through a continuation, as a callback-driven transport would have to;
 // `ahc-el-task` runs that task on an event loop (a `TaskExecutor` over `EventLoop.execute`)
 // instead of Swift's cooperative pool. Each has a `-post` form that sends the 64 KB body.
+// `moya-callback` and `ahc-callback` chain requests through callbacks on a serial queue, as the
+// benchmark's callback rows do.
 import AsyncHTTPClient
 import Foundation
 import Moya
@@ -64,6 +66,13 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
 @Sendable func run(_ mode: String, _ url: URL, _ count: Int, _ provider: MoyaProvider<JSONAPI>, _ session: Session)
     async throws -> Int
 {
+    if mode == "moya-callback" || mode == "ahc-callback" {
+        return await withCheckedContinuation { continuation in
+            callbackChain(mode, url, count, provider, session, queue: DispatchQueue(label: "callbacks"), bytes: 0) {
+                continuation.resume(returning: $0)
+            }
+        }
+    }
     var bytes = 0
     for _ in 0..<count {
         if mode == "moya" || mode == "moya-304" {
@@ -102,6 +111,40 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
         }
     }
     return bytes
+}
+
+/// Requests one after the other, each started from the previous one's completion on `queue`,
+/// as the benchmark's callback rows do: through Moya's callback API, or AsyncHTTPClient's
+/// `execute(request:)` with its result handled on `queue`.
+@Sendable func callbackChain(
+    _ mode: String,
+    _ url: URL,
+    _ remaining: Int,
+    _ provider: MoyaProvider<JSONAPI>,
+    _ session: Session,
+    queue: DispatchQueue,
+    bytes: Int,
+    done: @escaping @Sendable (Int) -> Void
+) {
+    guard remaining > 0 else { return done(bytes) }
+    let next: @Sendable (Int) -> Void = { count in
+        callbackChain(mode, url, remaining - 1, provider, session, queue: queue, bytes: bytes + count, done: done)
+    }
+    if mode == "moya-callback" {
+        provider.request(JSONAPI(baseURL: url), callbackQueue: queue) { result in
+            next((try? result.get().data.count) ?? 0)
+        }
+    } else {
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(url: url)
+        } catch {
+            return done(bytes)
+        }
+        session.httpClient.execute(request: request).whenComplete { result in
+            queue.async { next((try? result.get().body.map { Data(buffer: $0) })??.count ?? 0) }
+        }
+    }
 }
 
 /// The request for AsyncHTTPClient's async API: the benchmark's GET, or its 64 KB `POST`.
