@@ -90,16 +90,24 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
             bytes += response.body.map { Data(buffer: $0) }?.count ?? 0
         } else if mode.hasPrefix("ahc-task") || mode.hasPrefix("ahc-el-task") {
             let request = asyncRequest(url, post: mode.hasSuffix("-post"))
+            let onLoop = mode.hasPrefix("ahc-el-task")
             let loop = session.httpClient.eventLoopGroup.next()
-            let executor = mode.hasPrefix("ahc-el-task") ? LoopExecutor(loop) : nil
             bytes += await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-                _Concurrency.Task(executorPreference: executor) {
+                let transfer: @Sendable () async -> Void = {
                     do {
                         let response = try await session.httpClient.execute(request, timeout: .seconds(30))
                         continuation.resume(returning: Data(buffer: try await response.body.collect(upTo: 1 << 20)).count)
                     } catch {
                         continuation.resume(returning: 0)
                     }
+                }
+                if onLoop, #available(macOS 15, *) {
+                    _Concurrency.Task(executorPreference: LoopExecutor(loop)) { await transfer() }
+                } else if onLoop {
+                    print("ahc-el-task needs task executors (macOS 15 or later)")
+                    continuation.resume(returning: 0)
+                } else {
+                    _Concurrency.Task { await transfer() }
                 }
             }
         } else if mode == "ahc-future" {
@@ -160,6 +168,7 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
 
 /// Runs a task's jobs on one event loop, one `execute` each, rather than on Swift's cooperative
 /// pool.
+@available(macOS 15, *)
 final class LoopExecutor: TaskExecutor {
     let loop: EventLoop
 
