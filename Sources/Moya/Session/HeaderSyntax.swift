@@ -25,20 +25,22 @@ enum HeaderSyntax {
     /// Whether `string` is a non-empty token: a legal method or header name.
     static func isToken(_ string: String) -> Bool {
         let bits = tokenBits
-        if let answer = string.utf8.withContiguousStorageIfAvailable({ isToken($0, bits: bits) }) {
-            return answer
-        }
-        // A bridged string may not have its UTF-8 in one piece.
-        return Array(string.utf8).withUnsafeBufferPointer { isToken($0, bits: bits) }
+        return withUTF8(of: string) { isToken($0, bits: bits) }
     }
 
     /// Whether `string` is a legal field value: visible bytes, spaces and tabs, never CR, LF,
     /// NUL, another control byte or DEL.
     static func isFieldValue(_ string: String) -> Bool {
-        if let answer = string.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isFieldValueByte) }) {
+        withUTF8(of: string) { $0.allSatisfy(isFieldValueByte) }
+    }
+
+    /// Runs `body` on `string`'s UTF-8 in one buffer: the string's own storage, or a copy for a
+    /// bridged string whose UTF-8 is not in one piece.
+    private static func withUTF8(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        if let answer = string.utf8.withContiguousStorageIfAvailable(body) {
             return answer
         }
-        return string.utf8.allSatisfy(isFieldValueByte)
+        return Array(string.utf8).withUnsafeBufferPointer(body)
     }
 
     private static func isFieldValueByte(_ byte: UInt8) -> Bool {
