@@ -83,9 +83,8 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
             let request = asyncRequest(url, post: true)
             let response = try await session.httpClient.execute(request, timeout: .seconds(30))
             bytes += Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
-        } else if mode == "ahc-future-post" {
-            var request = try HTTPClient.Request(url: url, method: .POST, body: .bytes(postBody))
-            request.headers.add(name: "Content-Type", value: "application/json")
+        } else if mode == "ahc-future" || mode == "ahc-future-post" {
+            let request = try futureRequest(url, post: mode.hasSuffix("-post"))
             let response = try await session.httpClient.execute(request: request).get()
             bytes += response.body.map { Data(buffer: $0) }?.count ?? 0
         } else if mode.hasPrefix("ahc-task") || mode.hasPrefix("ahc-el-task") {
@@ -110,9 +109,6 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
                     _Concurrency.Task { await transfer() }
                 }
             }
-        } else if mode == "ahc-future" {
-            let response = try await session.httpClient.execute(request: HTTPClient.Request(url: url)).get()
-            bytes += response.body.map { Data(buffer: $0) }?.count ?? 0
         } else {
             let response = try await session.httpClient.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
             bytes += Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
@@ -145,7 +141,7 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
     } else {
         let request: HTTPClient.Request
         do {
-            request = try HTTPClient.Request(url: url)
+            request = try futureRequest(url, post: false)
         } catch {
             return done(bytes)
         }
@@ -153,6 +149,14 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
             queue.async { next((try? result.get().body.map { Data(buffer: $0) })??.count ?? 0) }
         }
     }
+}
+
+/// The request for AsyncHTTPClient's delegate API: the benchmark's GET, or its 64 KB `POST`.
+@Sendable func futureRequest(_ url: URL, post: Bool) throws -> HTTPClient.Request {
+    guard post else { return try HTTPClient.Request(url: url) }
+    var request = try HTTPClient.Request(url: url, method: .POST, body: .bytes(postBody))
+    request.headers.add(name: "Content-Type", value: "application/json")
+    return request
 }
 
 /// The request for AsyncHTTPClient's async API: the benchmark's GET, or its 64 KB `POST`.
