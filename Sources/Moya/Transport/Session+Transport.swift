@@ -77,47 +77,71 @@ extension Session: Transport {
         delegate.started(task)
         report.handle.track(task)
 
-        let request = exchange.request
-        let destination = prepared.destination
+        let trip = Trip(
+            exchange: exchange,
+            report: report,
+            wait: wait,
+            scope: scope,
+            destination: prepared.destination,
+            delegate: delegate,
+            eventLoop: task.eventLoop
+        )
         task.futureResult.whenComplete { result in
-            switch result {
-            case .success(let outcome):
-                guard let destination, let download = outcome.download else {
-                    report.complete(.success(Self.response(for: outcome, request: request, fileURL: nil)))
-                    return
-                }
-                BlockingIO.run(on: task.eventLoop) {
-                    try download.complete()
-                    return try DownloadMover.move(download.url, for: outcome, destination: destination.value)
-                }.whenComplete { moved in
-                    switch moved {
-                    case .success(let finalURL):
-                        report.complete(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
-                    case .failure(let error):
-                        try? FileManager.default.removeItem(at: download.url)
-                        report.complete(
-                            .failure(.underlying(error, Self.response(for: outcome, request: request, fileURL: nil)))
-                        )
-                    }
-                }
-            case .failure(let error):
-                if let file = delegate.temporaryFile {
-                    try? FileManager.default.removeItem(at: file)
-                }
-                if ConnectionWait.isPoolTimeout(error) {
-                    guard wait.mayWaitAgain() else {
-                        let limit = self.configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
-                        report.complete(
-                            .failure(.underlying(wait.timeoutError(url: request.url, connectionLimit: limit), nil))
-                        )
-                        return
-                    }
-                    self.start(exchange, report: report, wait: wait, scope: scope)
-                    return
-                }
-                let failure = self.transferError(scope.explaining(error), url: request.url)
-                report.complete(.failure(.underlying(failure, nil)))
+            self.finish(trip, with: result)
+        }
+    }
+
+    /// One trip to the connection pool: what its end needs to report, clean up, or queue the
+    /// request again. One value, so that the completion closure captures two references.
+    private struct Trip: Sendable {
+        let exchange: Exchange
+        let report: Report
+        let wait: ConnectionWait
+        let scope: TransferScope
+        let destination: UserValue<DownloadDestination>?
+        let delegate: TransferDelegate
+        let eventLoop: EventLoop
+    }
+
+    /// Reports the trip's end: a response (a download moved into place first), or a failure,
+    /// unless the pool gave up waiting for a connection and the request may wait again.
+    private func finish(_ trip: Trip, with result: Result<TransferDelegate.Outcome, Error>) {
+        let request = trip.exchange.request
+        switch result {
+        case .success(let outcome):
+            guard let destination = trip.destination, let download = outcome.download else {
+                trip.report.complete(.success(Self.response(for: outcome, request: request, fileURL: nil)))
+                return
             }
+            BlockingIO.run(on: trip.eventLoop) {
+                try download.complete()
+                return try DownloadMover.move(download.url, for: outcome, destination: destination.value)
+            }.whenComplete { moved in
+                switch moved {
+                case .success(let finalURL):
+                    trip.report.complete(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
+                case .failure(let error):
+                    try? FileManager.default.removeItem(at: download.url)
+                    let response = Self.response(for: outcome, request: request, fileURL: nil)
+                    trip.report.complete(.failure(.underlying(error, response)))
+                }
+            }
+        case .failure(let error):
+            if let file = trip.delegate.temporaryFile {
+                try? FileManager.default.removeItem(at: file)
+            }
+            if ConnectionWait.isPoolTimeout(error) {
+                guard trip.wait.mayWaitAgain() else {
+                    let limit = configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
+                    let timeout = trip.wait.timeoutError(url: request.url, connectionLimit: limit)
+                    trip.report.complete(.failure(.underlying(timeout, nil)))
+                    return
+                }
+                start(trip.exchange, report: trip.report, wait: trip.wait, scope: trip.scope)
+                return
+            }
+            let failure = transferError(trip.scope.explaining(error), url: request.url)
+            trip.report.complete(.failure(.underlying(failure, nil)))
         }
     }
 
