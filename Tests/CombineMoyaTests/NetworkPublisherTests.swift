@@ -107,17 +107,7 @@ struct NetworkPublisherTests {
                 .subscribe(recorder)
 
             for await _ in arrivals.stream { break }
-            recorder.cancel()
-            await counter.waitForResult()
-            await drain(callbackQueue)
-
-            guard case .failure(let error) = counter.receivedResults.first else {
-                Issue.record("expected the cancelled error, got \(counter.receivedResults)")
-                return
-            }
-            #expect(error.isCancellation)
-            #expect(recorder.values.isEmpty)
-            #expect(recorder.endings.isEmpty)
+            await cancelAndExpectSilentCancellation(recorder, counter: counter)
         }
     }
 

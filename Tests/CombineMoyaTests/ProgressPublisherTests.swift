@@ -44,20 +44,7 @@ struct ProgressPublisherTests {
     }
 
     @Test func failedRequestFailsWithoutACompletedEvent() async {
-        let provider = MoyaProvider<StubAPI>(
-            endpointClosure: { target in
-                Endpoint(
-                    url: URL(target: target).absoluteString,
-                    sampleResponseClosure: { .networkError(NSError(domain: "Test", code: 7)) },
-                    method: target.method,
-                    task: target.task,
-                    httpHeaderFields: nil
-                )
-            },
-            stubClosure: MoyaProvider.immediatelyStub,
-            callbackQueue: callbackQueue
-        )
-        let recorder = await provider.requestWithProgressPublisher(.zen).record()
+        let recorder = await failingStubProvider(code: 7).requestWithProgressPublisher(.zen).record()
 
         #expect(recorder.values.allSatisfy { !$0.completed })
         guard case .underlying(let error, _) = recorder.ending?.error else {
@@ -84,16 +71,6 @@ struct ProgressPublisherTests {
             .requestWithProgressPublisher(.zen)
             .subscribe(recorder)
 
-        recorder.cancel()
-        await counter.waitForResult()
-        await drain(callbackQueue)
-
-        guard case .failure(let error) = counter.receivedResults.first else {
-            Issue.record("expected the cancelled error, got \(counter.receivedResults)")
-            return
-        }
-        #expect(error.isCancellation)
-        #expect(recorder.values.isEmpty)
-        #expect(recorder.endings.isEmpty)
+        await cancelAndExpectSilentCancellation(recorder, counter: counter)
     }
 }

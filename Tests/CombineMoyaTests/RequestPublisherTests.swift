@@ -57,20 +57,7 @@ struct RequestPublisherTests {
     }
 
     @Test func transportErrorFailsWithTheMoyaError() async throws {
-        let provider = MoyaProvider<StubAPI>(
-            endpointClosure: { target in
-                Endpoint(
-                    url: URL(target: target).absoluteString,
-                    sampleResponseClosure: { .networkError(NSError(domain: "Test", code: 42)) },
-                    method: target.method,
-                    task: target.task,
-                    httpHeaderFields: nil
-                )
-            },
-            stubClosure: MoyaProvider.immediatelyStub,
-            callbackQueue: callbackQueue
-        )
-        let recorder = await provider.requestPublisher(.zen).record()
+        let recorder = await failingStubProvider(code: 42).requestPublisher(.zen).record()
 
         #expect(recorder.values.isEmpty)
         guard case .underlying(let error, nil) = try #require(recorder.ending?.error) else {
@@ -127,19 +114,8 @@ struct RequestPublisherTests {
         provider.requestPublisher(.zen).subscribe(recorder)
         #expect(counter.sentCount == 1)
 
-        recorder.cancel()
-        await counter.waitForResult()
-        await drain(callbackQueue)
-
-        // The provider saw the request end as cancelled, long before the 30 s stub would answer…
-        guard case .failure(let error) = counter.receivedResults.first else {
-            Issue.record("expected the cancelled error, got \(counter.receivedResults)")
-            return
-        }
-        #expect(error.isCancellation)
-        // …and the cancelled subscriber hears nothing of it.
-        #expect(recorder.values.isEmpty)
-        #expect(recorder.endings.isEmpty)
+        // The provider must see the cancel long before the 30 s stub would answer.
+        await cancelAndExpectSilentCancellation(recorder, counter: counter)
     }
 
     @Test func cancellingBeforeDemandSendsNothing() async {

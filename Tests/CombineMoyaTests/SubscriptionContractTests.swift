@@ -47,6 +47,17 @@ final class ManualRequest: @unchecked Sendable {
 
 @Suite("Request subscription contract")
 struct SubscriptionContractTests {
+    /// A fresh request, started by a recorder that asks for `demand`, with the sink it answers through.
+    private func startedRequest(
+        demand: Subscribers.Demand = .unlimited,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (request: ManualRequest, recorder: Recorder<Int>, sink: RequestEventSink<Int>) {
+        let request = ManualRequest()
+        let recorder = Recorder<Int>(initialDemand: demand)
+        request.publisher.subscribe(recorder)
+        return (request, recorder, try #require(request.sink, sourceLocation: sourceLocation))
+    }
+
     @Test func startsOnceOnTheFirstDemand() throws {
         let request = ManualRequest()
         let recorder = Recorder<Int>(initialDemand: .none)
@@ -59,10 +70,7 @@ struct SubscriptionContractTests {
     }
 
     @Test func valueWaitsForDemandAndFinishedWaitsForTheValue() throws {
-        let request = ManualRequest()
-        let recorder = Recorder<Int>(initialDemand: .max(1))
-        request.publisher.subscribe(recorder)
-        let sink = try #require(request.sink)
+        let (_, recorder, sink) = try startedRequest(demand: .max(1))
 
         sink.send(1)
         sink.send(2)
@@ -78,10 +86,7 @@ struct SubscriptionContractTests {
     }
 
     @Test func nothingCountsAfterTheFinalValue() throws {
-        let request = ManualRequest()
-        let recorder = Recorder<Int>(initialDemand: .max(1))
-        request.publisher.subscribe(recorder)
-        let sink = try #require(request.sink)
+        let (_, recorder, sink) = try startedRequest(demand: .max(1))
 
         sink.send(ManualRequest.finalValue)
         sink.send(3)
@@ -91,10 +96,7 @@ struct SubscriptionContractTests {
     }
 
     @Test func failureArrivesWithoutDemandAndDropsTheWaitingValue() throws {
-        let request = ManualRequest()
-        let recorder = Recorder<Int>(initialDemand: .max(1))
-        request.publisher.subscribe(recorder)
-        let sink = try #require(request.sink)
+        let (_, recorder, sink) = try startedRequest(demand: .max(1))
 
         sink.send(1)
         sink.send(2)
@@ -107,10 +109,7 @@ struct SubscriptionContractTests {
     }
 
     @Test func onlyTheFirstEndCounts() throws {
-        let request = ManualRequest()
-        let recorder = Recorder<Int>()
-        request.publisher.subscribe(recorder)
-        let sink = try #require(request.sink)
+        let (_, recorder, sink) = try startedRequest()
 
         sink.finish()
         sink.fail(.requestMapping("late"))
@@ -122,10 +121,7 @@ struct SubscriptionContractTests {
     }
 
     @Test func cancelCancelsTheRequestOnceAndSilencesIt() throws {
-        let request = ManualRequest()
-        let recorder = Recorder<Int>()
-        request.publisher.subscribe(recorder)
-        let sink = try #require(request.sink)
+        let (request, recorder, sink) = try startedRequest()
 
         recorder.cancel()
         recorder.cancel()
@@ -137,10 +133,7 @@ struct SubscriptionContractTests {
     }
 
     @Test func cancelAfterTheEndDoesNotCancelTheRequest() throws {
-        let request = ManualRequest()
-        let recorder = Recorder<Int>()
-        request.publisher.subscribe(recorder)
-        let sink = try #require(request.sink)
+        let (request, recorder, sink) = try startedRequest()
 
         sink.send(ManualRequest.finalValue)
         sink.finish()

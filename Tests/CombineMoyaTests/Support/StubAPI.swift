@@ -75,6 +75,23 @@ func stubProvider(
     )
 }
 
+/// A provider whose every stub fails at once with a transport error of `code`.
+func failingStubProvider(code: Int) -> MoyaProvider<StubAPI> {
+    MoyaProvider<StubAPI>(
+        endpointClosure: { target in
+            Endpoint(
+                url: URL(target: target).absoluteString,
+                sampleResponseClosure: { .networkError(NSError(domain: "Test", code: code)) },
+                method: target.method,
+                task: target.task,
+                httpHeaderFields: nil
+            )
+        },
+        stubClosure: MoyaProvider.immediatelyStub,
+        callbackQueue: callbackQueue
+    )
+}
+
 /// Waits until every block already queued on `queue` has run.
 func drain(_ queue: DispatchQueue) async {
     await withCheckedContinuation { continuation in queue.async { continuation.resume() } }

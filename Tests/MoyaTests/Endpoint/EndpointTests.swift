@@ -37,6 +37,15 @@ struct EndpointTests {
         )
     }
 
+    /// A composite task with `name=Ada` in the body, encoded by `bodyEncoding`, and `page=2` in the query.
+    private func adaOnPage2(bodyEncoding: ParameterEncoding) -> Moya.Task {
+        .requestCompositeParameters(
+            bodyParameters: ["name": "Ada"],
+            bodyEncoding: bodyEncoding,
+            urlParameters: ["page": 2]
+        )
+    }
+
     private func query(_ request: URLRequest) -> String? {
         request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.percentEncodedQuery }
     }
@@ -211,39 +220,20 @@ struct EndpointTests {
     }
 
     @Test func requestCompositeParametersEncodesTheBodyAndTheQuerySeparately() throws {
-        let request = try endpoint(
-            task: .requestCompositeParameters(
-                bodyParameters: ["name": "Ada"],
-                bodyEncoding: JSONEncoding.default,
-                urlParameters: ["page": 2]
-            )
-        ).urlRequest()
+        let request = try endpoint(task: adaOnPage2(bodyEncoding: JSONEncoding.default)).urlRequest()
         #expect(try jsonBody(request) == ["name": "Ada"] as NSDictionary)
         #expect(query(request) == "page=2")
     }
 
     @Test func requestCompositeParametersAcceptsAFormBody() throws {
-        let request = try endpoint(
-            task: .requestCompositeParameters(
-                bodyParameters: ["name": "Ada"],
-                bodyEncoding: URLEncoding.httpBody,
-                urlParameters: ["page": 2]
-            )
-        ).urlRequest()
+        let request = try endpoint(task: adaOnPage2(bodyEncoding: URLEncoding.httpBody)).urlRequest()
         #expect(request.httpBody == Data("name=Ada".utf8))
         #expect(query(request) == "page=2")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func requestCompositeParametersWithAFormBodyWorksForGetToo() throws {
-        let request = try endpoint(
-            method: .get,
-            task: .requestCompositeParameters(
-                bodyParameters: ["name": "Ada"],
-                bodyEncoding: URLEncoding.httpBody,
-                urlParameters: ["page": 2]
-            )
-        ).urlRequest()
+        let request = try endpoint(method: .get, task: adaOnPage2(bodyEncoding: URLEncoding.httpBody)).urlRequest()
         #expect(request.httpBody == Data("name=Ada".utf8))
         #expect(query(request) == "page=2")
     }
@@ -251,13 +241,7 @@ struct EndpointTests {
     @Test(arguments: [URLEncoding.Destination.methodDependent, .queryString])
     func requestCompositeParametersRefusesABodyEncodingThatWritesTheQuery(destination: URLEncoding.Destination) {
         #expect {
-            try endpoint(
-                task: .requestCompositeParameters(
-                    bodyParameters: ["name": "Ada"],
-                    bodyEncoding: URLEncoding(destination: destination),
-                    urlParameters: ["page": 2]
-                )
-            ).urlRequest()
+            try endpoint(task: adaOnPage2(bodyEncoding: URLEncoding(destination: destination))).urlRequest()
         } throws: { error in
             guard case .parameterEncoding(let inner)? = error as? MoyaError,
                 case .bodyEncodingMustTargetHTTPBody? = inner as? ParameterEncodingError

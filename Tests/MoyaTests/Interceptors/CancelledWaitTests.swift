@@ -87,6 +87,11 @@ struct CancelledWaitTests {
         }
     }
 
+    /// An interceptor holding an expired token, so every request first waits on `gate`'s refresh.
+    private func stuckRefresh(_ gate: Gate) -> AuthenticationInterceptor<StuckAuthenticator> {
+        AuthenticationInterceptor(authenticator: StuckAuthenticator(gate: gate), credential: Token(value: "expired"))
+    }
+
     private func addOK(_ router: Router<BasicRequestContext>) {
         router.get("ok") { _, _ in "ok" }
     }
@@ -125,12 +130,8 @@ struct CancelledWaitTests {
     func aRequestWaitingForARefreshThatNeverEndsCompletesAtOnceWhenCancelled() async throws {
         let gate = Gate()
         defer { gate.open() }
-        let auth = AuthenticationInterceptor(
-            authenticator: StuckAuthenticator(gate: gate),
-            credential: Token(value: "expired")
-        )
         try await TestServer.with(addOK) { server in
-            let provider = MoyaProvider<DynamicTarget>(interceptor: auth)
+            let provider = MoyaProvider<DynamicTarget>(interceptor: stuckRefresh(gate))
             let result = await cancelAfterStart(provider, DynamicTarget(baseURL: server.baseURL, path: "/ok")) {
                 await gate.waitUntilStarted()
             }
@@ -142,12 +143,8 @@ struct CancelledWaitTests {
     func anAwaitedRequestWaitingForARefreshThrowsCancelledWhenItsTaskIsCancelled() async throws {
         let gate = Gate()
         defer { gate.open() }
-        let auth = AuthenticationInterceptor(
-            authenticator: StuckAuthenticator(gate: gate),
-            credential: Token(value: "expired")
-        )
         try await TestServer.with(addOK) { server in
-            let provider = MoyaProvider<DynamicTarget>(interceptor: auth)
+            let provider = MoyaProvider<DynamicTarget>(interceptor: stuckRefresh(gate))
             let target = DynamicTarget(baseURL: server.baseURL, path: "/ok")
             let task = _Concurrency.Task { try await provider.request(target) }
             await gate.waitUntilStarted()
@@ -160,12 +157,8 @@ struct CancelledWaitTests {
     @Test(.timeLimit(.minutes(1)))
     func theRefreshGoesOnForTheNextRequestAfterAWaiterCancelled() async throws {
         let gate = Gate()
-        let auth = AuthenticationInterceptor(
-            authenticator: StuckAuthenticator(gate: gate),
-            credential: Token(value: "expired")
-        )
         try await TestServer.with(addOK) { server in
-            let provider = MoyaProvider<DynamicTarget>(interceptor: auth)
+            let provider = MoyaProvider<DynamicTarget>(interceptor: stuckRefresh(gate))
             let target = DynamicTarget(baseURL: server.baseURL, path: "/ok")
             expectCancelled(await cancelAfterStart(provider, target) { await gate.waitUntilStarted() })
             let next = _Concurrency.Task { try await provider.request(target) }

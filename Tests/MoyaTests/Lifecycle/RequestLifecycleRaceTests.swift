@@ -32,6 +32,17 @@ struct RequestLifecycleRaceTests {
         return RequestLifecycle(context: context, transport: transport)
     }
 
+    /// Fresh deliveries subscribed to `lifecycle`, which is then started, with the subscriber's id.
+    static func subscribeAndStart(
+        _ lifecycle: RequestLifecycle,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (deliveries: Deliveries, id: Int) {
+        let deliveries = Deliveries()
+        let id = try #require(deliveries.subscribe(to: lifecycle), sourceLocation: sourceLocation)
+        lifecycle.start()
+        return (deliveries, id)
+    }
+
     static func isCancelled(_ result: Result<Response, MoyaError>?) -> Bool {
         if case .failure(let error) = result { return error.isCancellation }
         return false
@@ -41,9 +52,7 @@ struct RequestLifecycleRaceTests {
         let transport = ScriptedTransport()
         let pending = Synchronized<(@Sendable (Result<URLRequest, MoyaError>) -> Void)?>(nil)
         let lifecycle = Self.makeLifecycle(transport: transport) { _, done in pending.update { $0 = done } }
-        let deliveries = Deliveries()
-        let id = try #require(deliveries.subscribe(to: lifecycle))
-        lifecycle.start()
+        let (deliveries, id) = try Self.subscribeAndStart(lifecycle)
 
         lifecycle.cancel(subscriber: id)
         #expect(deliveries.all.count == 1)
@@ -60,9 +69,7 @@ struct RequestLifecycleRaceTests {
         let transport = ScriptedTransport()
         let plugin = WaitingPlugin()
         let lifecycle = Self.makeLifecycle(transport: transport, plugins: [plugin])
-        let deliveries = Deliveries()
-        let id = try #require(deliveries.subscribe(to: lifecycle))
-        lifecycle.start()
+        let (deliveries, id) = try Self.subscribeAndStart(lifecycle)
         await plugin.gate.entered()
 
         let work = lifecycle.cancel(subscriber: id)
@@ -104,9 +111,7 @@ struct RequestLifecycleRaceTests {
         let transport = ScriptedTransport()
         let interceptor = ScriptedRetrier(decisions: [.retryWithDelay(3600)])
         let lifecycle = Self.makeLifecycle(transport: transport, interceptor: interceptor)
-        let deliveries = Deliveries()
-        let id = try #require(deliveries.subscribe(to: lifecycle))
-        lifecycle.start()
+        let (deliveries, id) = try Self.subscribeAndStart(lifecycle)
         let first = try #require(await transport.nextSend())
         first.answer(.success(Response(statusCode: 503, data: Data())))
         await lifecycle.phaseReached { if case .waitingToRetry(_, .some) = $0 { true } else { false } }
@@ -122,9 +127,7 @@ struct RequestLifecycleRaceTests {
     @Test func aCancelAfterCompletionDeliversNothingMore() async throws {
         let transport = ScriptedTransport()
         let lifecycle = Self.makeLifecycle(transport: transport)
-        let deliveries = Deliveries()
-        let id = try #require(deliveries.subscribe(to: lifecycle))
-        lifecycle.start()
+        let (deliveries, id) = try Self.subscribeAndStart(lifecycle)
         let send = try #require(await transport.nextSend())
         send.answer(.success(Response(statusCode: 200, data: Data("done".utf8))))
 
@@ -138,9 +141,7 @@ struct RequestLifecycleRaceTests {
         for _ in 0..<200 {
             let transport = ScriptedTransport()
             let lifecycle = Self.makeLifecycle(transport: transport)
-            let deliveries = Deliveries()
-            let id = try #require(deliveries.subscribe(to: lifecycle))
-            lifecycle.start()
+            let (deliveries, id) = try Self.subscribeAndStart(lifecycle)
             let send = try #require(await transport.nextSend())
             async let answered: Void = send.answer(.success(Response(statusCode: 200, data: Data())))
             async let cancelled: StateMachineWork? = lifecycle.cancel(subscriber: id)
@@ -156,9 +157,7 @@ struct RequestLifecycleRaceTests {
         let transport = ScriptedTransport()
         let interceptor = ScriptedRetrier(decisions: [.retry], gated: true)
         let lifecycle = Self.makeLifecycle(transport: transport, interceptor: interceptor)
-        let deliveries = Deliveries()
-        let id = try #require(deliveries.subscribe(to: lifecycle))
-        lifecycle.start()
+        let (deliveries, id) = try Self.subscribeAndStart(lifecycle)
         let first = try #require(await transport.nextSend())
         first.answer(.success(Response(statusCode: 503, data: Data())))
         await interceptor.gate.entered()

@@ -63,6 +63,13 @@ struct HostileFileTests {
         }
     }
 
+    /// A download of `/file` into `folder` under the name the server suggests, replacing a file of that name.
+    private func suggestedNameDownload(_ baseURL: URL, into folder: URL) -> DynamicTarget {
+        DynamicTarget(baseURL: baseURL, path: "/file") {
+            .downloadDestination(DownloadRequest.suggestedDestination(in: folder, options: [.removePreviousFile]))
+        }
+    }
+
     @Test(arguments: ["..", "."])
     func aServerNamingTheFolderOrItsParentNeverDeletesThem(_ fileName: String) async throws {
         let parent = try temporaryDirectory()
@@ -72,15 +79,7 @@ struct HostileFileTests {
         try Data("years of work".utf8).write(to: precious)
 
         try await TestServer.with({ addAttachment($0, fileName: fileName) }) { server in
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/file",
-                makeTask: {
-                    .downloadDestination(
-                        DownloadRequest.suggestedDestination(in: folder, options: [.removePreviousFile])
-                    )
-                }
-            )
+            let target = suggestedNameDownload(server.baseURL, into: folder)
             let response = try await MoyaProvider<DynamicTarget>().request(target)
             #expect(try Data(contentsOf: precious) == Data("years of work".utf8))
             #expect(
@@ -99,15 +98,7 @@ struct HostileFileTests {
         try Data("meow".utf8).write(to: photo)
 
         try await TestServer.with({ addAttachment($0, fileName: "Photos") }) { server in
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/file",
-                makeTask: {
-                    .downloadDestination(
-                        DownloadRequest.suggestedDestination(in: folder, options: [.removePreviousFile])
-                    )
-                }
-            )
+            let target = suggestedNameDownload(server.baseURL, into: folder)
             await #expect(throws: MoyaError.self) {
                 try await MoyaProvider<DynamicTarget>().request(target)
             }
@@ -121,13 +112,7 @@ struct HostileFileTests {
         let file = folder.appendingPathComponent("latest.txt")
         try Data("old".utf8).write(to: file)
         try await TestServer.with({ addAttachment($0, fileName: "ignored") }) { server in
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/file",
-                makeTask: {
-                    .downloadDestination { _, _ in (file, [.removePreviousFile]) }
-                }
-            )
+            let target = DynamicTarget.download(server.baseURL, path: "/file", to: file, options: [.removePreviousFile])
             _ = try await MoyaProvider<DynamicTarget>().request(target)
             #expect(try Data(contentsOf: file) == Data("hello".utf8))
         }

@@ -161,12 +161,11 @@ struct NetworkTaskTests {
             }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
+            let target = DynamicTarget.download(
+                server.baseURL,
                 path: "/chunked",
-                makeTask: {
-                    .downloadDestination { _, _ in (destination, [.removePreviousFile]) }
-                }
+                to: destination,
+                options: [.removePreviousFile]
             )
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 provider.request(
@@ -193,12 +192,11 @@ struct NetworkTaskTests {
             router.get("file") { _, _ in "content" }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
+            let target = DynamicTarget.download(
+                server.baseURL,
                 path: "/file",
-                makeTask: {
-                    .downloadDestination { _, _ in (destination, [.createIntermediateDirectories]) }
-                }
+                to: destination,
+                options: [.createIntermediateDirectories]
             )
             do {
                 _ = try await provider.request(target)

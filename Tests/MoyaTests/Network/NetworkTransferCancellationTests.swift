@@ -74,13 +74,7 @@ struct NetworkTransferCancellationTests {
         }) { server in
             let session = Session(configuration: .init(temporaryDirectory: downloads))
             let provider = MoyaProvider<DynamicTarget>(session: session)
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/endless",
-                makeTask: {
-                    .downloadDestination { _, _ in (destinationURL, []) }
-                }
-            )
+            let target = DynamicTarget.download(server.baseURL, path: "/endless", to: destinationURL)
 
             let completions = await sendAndCancelOnFirstProgress(target, provider: provider)
 

@@ -159,12 +159,11 @@ struct NetworkTransferTests {
             router.get("file") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: payload))) }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
+            let target = DynamicTarget.download(
+                server.baseURL,
                 path: "/file",
-                makeTask: {
-                    .downloadDestination { _, _ in (destinationURL, [.createIntermediateDirectories]) }
-                }
+                to: destinationURL,
+                options: [.createIntermediateDirectories]
             )
             let response = try await provider.request(target)
             #expect(response.fileURL == destinationURL)
@@ -182,22 +181,15 @@ struct NetworkTransferTests {
             router.get("file") { _, _ in "new" }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let keep = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/file",
-                makeTask: {
-                    .downloadDestination { _, _ in (destinationURL, []) }
-                }
-            )
+            let keep = DynamicTarget.download(server.baseURL, path: "/file", to: destinationURL)
             await #expect(throws: MoyaError.self) { try await provider.request(keep) }
             #expect(try String(contentsOf: destinationURL, encoding: .utf8) == "old")
 
-            let replace = DynamicTarget(
-                baseURL: server.baseURL,
+            let replace = DynamicTarget.download(
+                server.baseURL,
                 path: "/file",
-                makeTask: {
-                    .downloadDestination { _, _ in (destinationURL, [.removePreviousFile]) }
-                }
+                to: destinationURL,
+                options: [.removePreviousFile]
             )
             _ = try await provider.request(replace)
             #expect(try String(contentsOf: destinationURL, encoding: .utf8) == "new")
@@ -214,12 +206,11 @@ struct NetworkTransferTests {
             }
         }) { server in
             let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
+            let target = DynamicTarget.download(
+                server.baseURL,
                 path: "/missing",
-                makeTask: {
-                    .downloadDestination { _, _ in (destinationURL, [.removePreviousFile]) }
-                }
+                to: destinationURL,
+                options: [.removePreviousFile]
             )
             let response = try await provider.request(target)
             #expect(response.statusCode == 404)

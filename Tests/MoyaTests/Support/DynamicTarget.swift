@@ -12,3 +12,15 @@ struct DynamicTarget: TargetType {
 
     var task: Moya.Task { makeTask() }
 }
+
+extension DynamicTarget {
+    /// A GET of `path` whose body is written to `file`, moved there with `options`.
+    static func download(
+        _ baseURL: URL,
+        path: String,
+        to file: URL,
+        options: DownloadRequest.Options = []
+    ) -> DynamicTarget {
+        DynamicTarget(baseURL: baseURL, path: path, makeTask: { .downloadDestination { _, _ in (file, options) } })
+    }
+}
