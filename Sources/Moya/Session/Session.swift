@@ -24,7 +24,10 @@ public final class Session: Sendable {
     private let ownsClient: Bool
 
     /// One client per pinned host, each enforcing that host's trust policy. Always owned.
-    private let pinnedClients: [String: HTTPClient]
+    private let pinnedRoutes: [String: Route]
+
+    /// The route of requests to hosts without a pinned client.
+    private let defaultRoute: Route
 
     /// Set by `shutdown()`, so that requests it cancels say why (see `transferError`).
     private let shutDownRequested = NIOLockedValueBox(false)
@@ -38,7 +41,8 @@ public final class Session: Sendable {
             configuration: configuration.makeClientConfiguration()
         )
         self.ownsClient = true
-        self.pinnedClients = Self.makePinnedClients(configuration)
+        self.defaultRoute = Route(client: httpClient)
+        self.pinnedRoutes = Self.makePinnedRoutes(configuration)
     }
 
     /// Creates a session over a client you own and shut down yourself.
@@ -54,24 +58,42 @@ public final class Session: Sendable {
         self.interceptor = interceptor
         self.httpClient = httpClient
         self.ownsClient = false
-        self.pinnedClients = Self.makePinnedClients(configuration)
+        self.defaultRoute = Route(client: httpClient)
+        self.pinnedRoutes = Self.makePinnedRoutes(configuration)
     }
 
-    private static func makePinnedClients(_ configuration: Configuration) -> [String: HTTPClient] {
-        var clients: [String: HTTPClient] = [:]
+    private static func makePinnedRoutes(_ configuration: Configuration) -> [String: Route] {
+        var routes: [String: Route] = [:]
         for host in configuration.serverTrustPolicies.keys {
-            clients[host] = HTTPClient(
+            let client = HTTPClient(
                 eventLoopGroupProvider: .singleton,
                 configuration: configuration.makeClientConfiguration(pinnedHost: host)
             )
+            routes[host] = Route(client: client)
         }
-        return clients
+        return routes
+    }
+
+    /// A client, and how the uploads sent through it choose their event loop.
+    struct Route: Sendable {
+        let client: HTTPClient
+        let uploadLoops: UploadLoopPreference
+
+        init(client: HTTPClient) {
+            self.client = client
+            self.uploadLoops = UploadLoopPreference(group: client.eventLoopGroup)
+        }
+    }
+
+    /// The route to `url`'s host: its pinned client, or the session's.
+    func route(for url: URL) -> Route {
+        guard !pinnedRoutes.isEmpty, let host = url.host?.lowercased() else { return defaultRoute }
+        return pinnedRoutes[host] ?? defaultRoute
     }
 
     /// The client that may talk to `url`'s host.
     func client(for url: URL) -> HTTPClient {
-        guard !pinnedClients.isEmpty, let host = url.host?.lowercased() else { return httpClient }
-        return pinnedClients[host] ?? httpClient
+        route(for: url).client
     }
 
     /// The connect timeout `client` was built with, when the session built it: a client it was
@@ -85,16 +107,16 @@ public final class Session: Sendable {
         if ownsClient {
             httpClient.shutdown { _ in }
         }
-        for client in pinnedClients.values {
-            client.shutdown { _ in }
+        for route in pinnedRoutes.values {
+            route.client.shutdown { _ in }
         }
     }
 
     /// Shuts the session's own client down, failing requests still in flight.
     public func shutdown() async throws {
         shutDownRequested.withLockedValue { $0 = true }
-        for client in pinnedClients.values {
-            try await client.shutdown()
+        for route in pinnedRoutes.values {
+            try await route.client.shutdown()
         }
         if ownsClient {
             try await httpClient.shutdown()

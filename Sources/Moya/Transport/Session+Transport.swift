@@ -54,7 +54,8 @@ extension Session: Transport {
         let idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
         let wait = wait ?? ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
         let scope = scope ?? TransferScope(configuration: configuration, deadline: exchange.deadline)
-        let client = client(for: prepared.request.url)
+        let route = route(for: prepared.request.url)
+        let client = route.client
         // One timer for both limits when the idle watch can take the deadline.
         let deadlines = scope.deadlines(connectTimeout: connectTimeout(of: client))
         let delegate = TransferDelegate(
@@ -67,10 +68,18 @@ extension Session: Transport {
             wantsProgress: report.events.wantsProgress,
             onProgress: report.events.progress
         )
+        // Counted until the trip ends (`finish`), so that an upload knows whether it is alone.
+        let uploadLoops = prepared.request.body == nil ? nil : route.uploadLoops
+        let loop: HTTPClient.EventLoopPreference
+        if let home = uploadLoops?.begin() {
+            loop = .delegate(on: home)
+        } else {
+            loop = .indifferent
+        }
         let task = client.execute(
             request: prepared.request,
             delegate: delegate,
-            eventLoop: .indifferent,
+            eventLoop: loop,
             deadline: deadlines.client,
             logger: scope.logger
         )
@@ -84,7 +93,8 @@ extension Session: Transport {
             scope: scope,
             destination: prepared.destination,
             delegate: delegate,
-            eventLoop: task.eventLoop
+            eventLoop: task.eventLoop,
+            uploadLoops: uploadLoops
         )
         task.futureResult.whenComplete { result in
             self.finish(trip, with: result)
@@ -101,11 +111,14 @@ extension Session: Transport {
         let destination: UserValue<DownloadDestination>?
         let delegate: TransferDelegate
         let eventLoop: EventLoop
+        /// Set for an upload, which `begin()` counted.
+        let uploadLoops: UploadLoopPreference?
     }
 
     /// Reports the trip's end: a response (a download moved into place first), or a failure,
     /// unless the pool gave up waiting for a connection and the request may wait again.
     private func finish(_ trip: Trip, with result: Result<TransferDelegate.Outcome, Error>) {
+        trip.uploadLoops?.end()
         let request = trip.exchange.request
         switch result {
         case .success(let outcome):

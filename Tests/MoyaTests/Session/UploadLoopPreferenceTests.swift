@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import LoopbackServer
+import NIOCore
+import NIOPosix
+import Testing
+
+@testable import Moya
+
+/// An upload alone in flight asks for its client's home loop, so that its delegate and its
+/// connection share a thread; uploads that overlap keep spreading over the loops.
+@Suite("The event loop of an upload")
+struct UploadLoopPreferenceTests {
+    typealias State = UploadLoopPreference.State
+
+    @Test func aLoneUploadIsAloneAndAnOverlappingOneIsNot() {
+        var state = State()
+        let first = state.begin()
+        let second = state.begin()
+        #expect(first)
+        #expect(!second)
+        #expect(state.inFlight == 2)
+    }
+
+    @Test func onceTheOthersEndTheNextUploadIsAloneAgain() {
+        var state = State()
+        _ = state.begin()
+        _ = state.begin()
+        state.end()
+        let whileOneIsInFlight = state.begin()
+        #expect(!whileOneIsInFlight)
+        state.end()
+        state.end()
+        #expect(state.inFlight == 0)
+        let afterAllEnded = state.begin()
+        #expect(afterAllEnded)
+    }
+
+    @Test func anEndWithoutABeginLeavesTheCountAtZero() {
+        var state = State()
+        state.end()
+        #expect(state.inFlight == 0)
+        let next = state.begin()
+        #expect(next)
+    }
+
+    @Test func theHomeLoopIsOneOfTheGroupsAndGoesOnlyToALoneUpload() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        defer { try? group.syncShutdownGracefully() }
+        let loops = UploadLoopPreference(group: group)
+        #expect(group.makeIterator().contains { $0 === loops.home })
+
+        #expect(loops.begin() === loops.home)
+        #expect(loops.begin() == nil)
+        loops.end()
+        loops.end()
+        #expect(loops.begin() === loops.home)
+    }
+
+    @Test func postsSentOneAtATimeAllRunOnTheSessionsHomeLoop() async throws {
+        try await TestServer.with({ router in
+            router.post("upload") { request, _ -> String in
+                let body = try await request.body.collect(upTo: 1 << 20)
+                return "\(body.readableBytes)"
+            }
+        }) { server in
+            let session = Session()
+            let recorder = LoopRecorder()
+            // The async API delivers on the loop that completed the transfer: the delegate's.
+            let provider = MoyaProvider<DynamicTarget>(session: session, plugins: [recorder])
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/upload",
+                method: .post,
+                makeTask: { .requestData(Data(repeating: 7, count: 64 << 10)) }
+            )
+            for _ in 0..<8 {
+                let response = try await provider.request(target)
+                #expect(try response.mapString() == "65536")
+            }
+            let home = session.route(for: server.baseURL).uploadLoops.home
+            let loops = recorder.loops
+            #expect(loops.count == 8)
+            #expect(loops.allSatisfy { $0 === home })
+            try await session.shutdown()
+        }
+    }
+}
+
+/// Records the event loop each response is received on.
+private final class LoopRecorder: PluginType {
+    private let recorded = Synchronized<[EventLoop?]>([])
+
+    var loops: [EventLoop?] {
+        recorded.update { $0 }
+    }
+
+    func didReceive(_ result: Result<Moya.Response, MoyaError>, target: TargetType) {
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop
+        recorded.update { $0.append(loop) }
+    }
+}
