@@ -7,7 +7,8 @@
 //
 // `moya-304` sends the same GET through a session whose memory cache revalidates every request
 // (the cache benchmark's `304` revalidation): the URL must answer with an ETag, as nginx's static
-// files do. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body.
+// files do. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body, or as many bytes as
+// `MOYA_PROFILE_POST_BYTES` says.
 //
 // The other modes tell the cost of AsyncHTTPClient's ways of being called from callbacks apart
 // from Moya's own (`Benchmarks/README.md`, "The bounds"): `ahc-future` is its delegate API with
@@ -33,8 +34,11 @@ struct JSONAPI: TargetType {
     var headers: [String: String]? { body == nil ? nil : ["Content-Type": "application/json"] }
 }
 
-/// The POST benchmark's body: 64 KB.
-let postBody = Data(repeating: UInt8(ascii: "7"), count: 64 << 10)
+/// The POST benchmark's body: 64 KB, or `MOYA_PROFILE_POST_BYTES` bytes.
+let postBody = Data(
+    repeating: UInt8(ascii: "7"),
+    count: ProcessInfo.processInfo.environment["MOYA_PROFILE_POST_BYTES"].flatMap { Int($0) } ?? 64 << 10
+)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard (3...4).contains(arguments.count), let url = URL(string: arguments[1]), let count = Int(arguments[2]),
