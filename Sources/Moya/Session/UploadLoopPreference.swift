@@ -32,23 +32,28 @@ struct UploadLoopPreference: Sendable {
         }
     }
 
-    /// One of the client's own loops: AsyncHTTPClient accepts no other.
-    let home: EventLoop
+    /// One of the client's own loops: AsyncHTTPClient accepts no other (it traps on a loop its
+    /// group does not list). `nil` for a group that does not list the loop it hands out, whose
+    /// uploads then all stay `.indifferent`.
+    let home: EventLoop?
     private let state = NIOLockedValueBox(State())
 
     /// - Parameter group: the event loop group of the client the uploads go through.
     init(group: EventLoopGroup) {
-        self.home = group.next()
+        let loop = group.next()
+        self.home = group.makeIterator().contains { $0 === loop } ? loop : nil
     }
 
     /// An upload starts: the home loop when it is alone, `nil` (`.indifferent`) when others are
     /// in flight. Each call is balanced by one `end()`.
     func begin() -> EventLoop? {
-        state.withLockedValue { $0.begin() } ? home : nil
+        guard let home else { return nil }
+        return state.withLockedValue { $0.begin() } ? home : nil
     }
 
     /// An upload `begin()` counted has ended.
     func end() {
+        guard home != nil else { return }
         state.withLockedValue { $0.end() }
     }
 }

@@ -48,13 +48,25 @@ struct UploadLoopPreferenceTests {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         defer { try? group.syncShutdownGracefully() }
         let loops = UploadLoopPreference(group: group)
-        #expect(group.makeIterator().contains { $0 === loops.home })
+        let home = try #require(loops.home)
+        #expect(group.makeIterator().contains { $0 === home })
 
-        #expect(loops.begin() === loops.home)
+        #expect(loops.begin() === home)
         #expect(loops.begin() == nil)
         loops.end()
         loops.end()
-        #expect(loops.begin() === loops.home)
+        #expect(loops.begin() === home)
+    }
+
+    @Test func aGroupThatDoesNotListItsLoopKeepsEveryUploadIndifferent() {
+        // AsyncHTTPClient traps on a delegate loop its client's group does not list.
+        let group = UnlistedLoopGroup()
+        defer { try? group.syncShutdownGracefully() }
+        let loops = UploadLoopPreference(group: group)
+        #expect(loops.home == nil)
+        #expect(loops.begin() == nil)
+        loops.end()
+        #expect(loops.begin() == nil)
     }
 
     @Test func postsSentOneAtATimeAllRunOnTheSessionsHomeLoop() async throws {
@@ -78,7 +90,7 @@ struct UploadLoopPreferenceTests {
                 let response = try await provider.request(target)
                 #expect(try response.mapString() == "65536")
             }
-            let home = session.route(for: server.baseURL).uploadLoops.home
+            let home = try #require(session.route(for: server.baseURL).uploadLoops.home)
             let loops = recorder.loops
             #expect(loops.count == 8)
             #expect(loops.allSatisfy { $0 === home })
@@ -98,5 +110,22 @@ private final class LoopRecorder: PluginType {
     func didReceive(_ result: Result<Moya.Response, MoyaError>, target: TargetType) {
         let loop = MultiThreadedEventLoopGroup.currentEventLoop
         recorded.update { $0.append(loop) }
+    }
+}
+
+/// A group that hands out a loop without listing it among its loops.
+private final class UnlistedLoopGroup: EventLoopGroup {
+    private let inner = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    func next() -> EventLoop {
+        inner.next()
+    }
+
+    func makeIterator() -> EventLoopIterator {
+        EventLoopIterator([])
+    }
+
+    func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable (Error?) -> Void) {
+        inner.shutdownGracefully(queue: queue, callback)
     }
 }
