@@ -13,8 +13,9 @@ import NIOCore
 /// `.indifferent`, so that concurrent transfers keep spreading over the loops rather than all
 /// of a client's connections living on one.
 ///
-/// Transfers without a body keep `.indifferent`: for a GET one at a time, a fixed loop measured
-/// slower, not faster.
+/// What the home loop saves are the body's crossings: transfers without a body to stream (a GET,
+/// or a `POST` whose body is empty) keep `.indifferent`, as one at a time they measured slower
+/// on a fixed loop, not faster.
 struct UploadLoopPreference: Sendable {
     /// How many uploads are in flight, apart from any event loop, so that it can be tested alone.
     struct State {

@@ -68,18 +68,19 @@ extension Session: Transport {
             wantsProgress: report.events.wantsProgress,
             onProgress: report.events.progress
         )
+        // Only a body with bytes to stream gains from the home loop (see `UploadLoopPreference`).
         // Counted until the trip ends (`finish`), so that an upload knows whether it is alone.
-        let uploadLoops = prepared.request.body == nil ? nil : route.uploadLoops
-        let loop: HTTPClient.EventLoopPreference
+        let uploadLoops = (prepared.uploadLength ?? 0) > 0 ? route.uploadLoops : nil
+        let preference: HTTPClient.EventLoopPreference
         if let home = uploadLoops?.begin() {
-            loop = .delegate(on: home)
+            preference = .delegate(on: home)
         } else {
-            loop = .indifferent
+            preference = .indifferent
         }
         let task = client.execute(
             request: prepared.request,
             delegate: delegate,
-            eventLoop: loop,
+            eventLoop: preference,
             deadline: deadlines.client,
             logger: scope.logger
         )

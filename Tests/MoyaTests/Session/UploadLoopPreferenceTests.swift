@@ -97,6 +97,33 @@ struct UploadLoopPreferenceTests {
             try await session.shutdown()
         }
     }
+
+    // With one loop, every transfer runs on it: nothing to tell apart.
+    @Test(.enabled(if: System.coreCount > 1))
+    func postsWithAnEmptyBodyKeepSpreadingOverTheLoops() async throws {
+        try await TestServer.with({ router in
+            router.post("upload") { _, _ -> String in "done" }
+        }) { server in
+            let session = Session()
+            let recorder = LoopRecorder()
+            let provider = MoyaProvider<DynamicTarget>(session: session, plugins: [recorder])
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/upload",
+                method: .post,
+                makeTask: { .requestData(Data()) }
+            )
+            // `.indifferent` takes the group's loops in turn, shared with every other test: 24
+            // requests all on the home loop would be a chance of one in millions.
+            for _ in 0..<24 {
+                _ = try await provider.request(target)
+            }
+            let home = try #require(session.route(for: server.baseURL).uploadLoops.home)
+            #expect(recorder.loops.count == 24)
+            #expect(recorder.loops.contains { $0 !== home })
+            try await session.shutdown()
+        }
+    }
 }
 
 /// Records the event loop each response is received on.
