@@ -70,6 +70,27 @@ struct UploadLoopPreferenceTests {
     }
 
     @Test func postsSentOneAtATimeAllRunOnTheSessionsHomeLoop() async throws {
+        let (loops, home) = try await postOneAtATime(count: 8, bodySize: 64 << 10)
+        #expect(loops.count == 8)
+        #expect(loops.allSatisfy { $0 === home })
+    }
+
+    // With one loop, every transfer runs on it: nothing to tell apart.
+    @Test(.enabled(if: System.coreCount > 1))
+    func postsWithAnEmptyBodyKeepSpreadingOverTheLoops() async throws {
+        // `.indifferent` takes the group's loops in turn, shared with every other test: 24
+        // requests all on the home loop would be a chance of one in millions.
+        let (loops, home) = try await postOneAtATime(count: 24, bodySize: 0)
+        #expect(loops.count == 24)
+        #expect(loops.contains { $0 !== home })
+    }
+
+    /// Sends `count` POSTs of `bodySize` bytes one after another through a new session, checking
+    /// that each arrived whole; returns the loop each was received on, and the session's home loop.
+    private func postOneAtATime(
+        count: Int,
+        bodySize: Int
+    ) async throws -> (loops: [EventLoop?], home: EventLoop) {
         try await TestServer.with({ router in
             router.post("upload") { request, _ -> String in
                 let body = try await request.body.collect(upTo: 1 << 20)
@@ -84,44 +105,15 @@ struct UploadLoopPreferenceTests {
                 baseURL: server.baseURL,
                 path: "/upload",
                 method: .post,
-                makeTask: { .requestData(Data(repeating: 7, count: 64 << 10)) }
+                makeTask: { .requestData(Data(repeating: 7, count: bodySize)) }
             )
-            for _ in 0..<8 {
+            for _ in 0..<count {
                 let response = try await provider.request(target)
-                #expect(try response.mapString() == "65536")
+                #expect(try response.mapString() == "\(bodySize)")
             }
             let home = try #require(session.route(for: server.baseURL).uploadLoops.home)
-            let loops = recorder.loops
-            #expect(loops.count == 8)
-            #expect(loops.allSatisfy { $0 === home })
             try await session.shutdown()
-        }
-    }
-
-    // With one loop, every transfer runs on it: nothing to tell apart.
-    @Test(.enabled(if: System.coreCount > 1))
-    func postsWithAnEmptyBodyKeepSpreadingOverTheLoops() async throws {
-        try await TestServer.with({ router in
-            router.post("upload") { _, _ -> String in "done" }
-        }) { server in
-            let session = Session()
-            let recorder = LoopRecorder()
-            let provider = MoyaProvider<DynamicTarget>(session: session, plugins: [recorder])
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/upload",
-                method: .post,
-                makeTask: { .requestData(Data()) }
-            )
-            // `.indifferent` takes the group's loops in turn, shared with every other test: 24
-            // requests all on the home loop would be a chance of one in millions.
-            for _ in 0..<24 {
-                _ = try await provider.request(target)
-            }
-            let home = try #require(session.route(for: server.baseURL).uploadLoops.home)
-            #expect(recorder.loops.count == 24)
-            #expect(recorder.loops.contains { $0 !== home })
-            try await session.shutdown()
+            return (recorder.loops, home)
         }
     }
 }
