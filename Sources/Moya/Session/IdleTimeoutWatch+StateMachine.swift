@@ -12,6 +12,10 @@ extension IdleTimeoutWatch {
     ///   holds the transfer back (back-pressure: the server is not at fault); it starts again,
     ///   from zero, when reading resumes.
     /// - **Deadline.** When given one, the transfer fails once it passes, whatever it is doing.
+    ///   Its timer is the idle one, set by the first bytes, not when the request is handed to
+    ///   the client: until then the request waits for a connection, and the pool gives up on
+    ///   that wait sooner than any deadline the watch is given (`TransferScope.deadlines`), so
+    ///   a timer set from the caller's thread, which can wake the event loop, would buy nothing.
     ///
     /// One timer per transfer, never moved: bytes only record when they moved, and the timer,
     /// when it fires, either fails the transfer or checks again when a limit would next run out.
@@ -22,8 +26,8 @@ extension IdleTimeoutWatch {
     /// when sooner, since bytes moving now would start the idle clock from now.
     struct StateMachine {
         private enum State {
-            /// No bytes have moved yet.
-            case waiting(timerArmed: Bool)
+            /// No bytes have moved yet; no timer is set.
+            case waiting
             /// Bytes last moved at `lastActivity`; a timer is always set.
             case watching(lastActivity: NIODeadline)
             /// The reader holds the transfer back: the idle clock is stopped.
@@ -60,26 +64,21 @@ extension IdleTimeoutWatch {
         /// When the whole request must have finished; `nil` when another part enforces it, or
         /// when there is no limit.
         let deadline: NIODeadline?
-        private var state = State.waiting(timerArmed: false)
+        private var state = State.waiting
 
         init(idleTimeout: TimeAmount, deadline: NIODeadline? = nil) {
             self.idleTimeout = idleTimeout
             self.deadline = deadline
         }
 
-        /// The request was handed to the client at `now`: a deadline runs from here, connection
-        /// or not, so the timer is set now. Without a deadline the first bytes set it.
-        mutating func start(at now: NIODeadline) -> Action {
-            guard deadline != nil, case .waiting(timerArmed: false) = state else { return .none }
-            state = .waiting(timerArmed: true)
-            return .scheduleCheck(at: earliestExpiry(ifBytesMoveAt: now))
-        }
-
         /// Bytes moved at `now`, or reading resumed: the idle clock starts again from `now`. The
-        /// first time sets the timer when `start` has not.
+        /// first time sets the timer.
         mutating func bytesMoved(at now: NIODeadline) -> Action {
             switch state {
-            case .waiting(let armed), .paused(let armed):
+            case .waiting:
+                state = .watching(lastActivity: now)
+                return .scheduleCheck(at: earliestExpiry(ifBytesMoveAt: now))
+            case .paused(let armed):
                 state = .watching(lastActivity: now)
                 return armed ? .none : .scheduleCheck(at: earliestExpiry(ifBytesMoveAt: now))
             case .watching:
@@ -93,8 +92,8 @@ extension IdleTimeoutWatch {
         /// The reader holds the transfer back: the idle clock stops.
         mutating func pause() {
             switch state {
-            case .waiting(let armed):
-                state = .paused(timerArmed: armed)
+            case .waiting:
+                state = .paused(timerArmed: false)
             case .watching:
                 state = .paused(timerArmed: true)
             case .paused, .finished:
@@ -127,15 +126,14 @@ extension IdleTimeoutWatch {
                     return .fail(.idle)
                 }
                 return .scheduleCheck(at: deadline.map { min($0, idleUntil) } ?? idleUntil)
-            case .waiting, .paused:
+            case .waiting:
+                // No timer is set before the first bytes: a stale one has nothing to check.
+                return .none
+            case .paused:
                 // The idle clock is not running: only the deadline can have run out.
                 guard let deadline else {
                     // Nothing to watch until bytes move again, which sets a new timer.
-                    if case .paused = state {
-                        state = .paused(timerArmed: false)
-                    } else {
-                        state = .waiting(timerArmed: false)
-                    }
+                    state = .paused(timerArmed: false)
                     return .none
                 }
                 if deadline <= now {
@@ -150,9 +148,9 @@ extension IdleTimeoutWatch {
         mutating func finish() -> FinishAction {
             defer { state = .finished }
             switch state {
-            case .watching, .waiting(timerArmed: true), .paused(timerArmed: true):
+            case .watching, .paused(timerArmed: true):
                 return .cancelTimer
-            case .waiting(timerArmed: false), .paused(timerArmed: false), .finished:
+            case .waiting, .paused(timerArmed: false), .finished:
                 return .none
             }
         }

@@ -11,7 +11,7 @@ import NIOCore
 /// transfer stops the idle clock while its reader holds it back (`pause()`).
 ///
 /// Runs `StateMachine`'s rules with one timer on the request's event loop. Calls come from the
-/// event loop and from the threads that start the request or read it, hence the lock. A value
+/// event loop and from the threads that read a streamed response or end it, hence the lock. A value
 /// around the lock's box, so that a watch costs one allocation, not two. The timer is an event
 /// loop callback whose handler is two references (`TimerHandler`), which the event loop stores
 /// without allocating, where `scheduleTask` costs a promise, a closure and their futures.
@@ -78,12 +78,6 @@ struct IdleTimeoutWatch: Sendable {
     ///   enforce; `nil` when AsyncHTTPClient enforces it, or when there is no limit.
     init(idleTimeout: TimeAmount, deadline: NIODeadline? = nil) {
         self.state = NIOLockedValueBox(State(machine: StateMachine(idleTimeout: idleTimeout, deadline: deadline)))
-    }
-
-    /// The request was handed to the client: a deadline starts counting, connection or not.
-    func start<Response>(task: HTTPClient.Task<Response>) {
-        let now = NIODeadline.now()
-        perform(state.withLockedValue { $0.counting($0.machine.start(at: now)) }, task: task)
     }
 
     /// Records that bytes moved, or that reading resumed after a pause.

@@ -70,11 +70,6 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
         sink?.temporaryFile
     }
 
-    /// The client took the request: the deadline, if the watch has one, counts from now.
-    func started(_ task: HTTPClient.Task<Response>) {
-        idleWatch.start(task: task)
-    }
-
     // MARK: Upload
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {

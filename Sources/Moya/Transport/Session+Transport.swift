@@ -84,7 +84,6 @@ extension Session: Transport {
             deadline: deadlines.client,
             logger: scope.logger
         )
-        delegate.started(task)
         report.handle.track(task)
 
         let trip = Trip(

@@ -44,18 +44,19 @@ struct IdleTimeoutStateMachineTests {
         #expect(machine.finish() == .none)
     }
 
-    @Test func withoutADeadlineStartingSetsNoTimerBeforeBytesMove() {
-        var machine = Machine(idleTimeout: idle)
-        #expect(machine.start(at: at(0)) == .none)
+    @Test func noTimerIsSetBeforeBytesMoveAndAStrayOneChecksNothing() {
+        var machine = Machine(idleTimeout: idle, deadline: at(100))
+        #expect(machine.timerFired(at: at(5)) == .none)
+        #expect(machine.finish() == .none)
         // Waiting for a connection is not idleness: the first bytes start the clock.
-        #expect(machine.bytesMoved(at: at(30)) == .scheduleCheck(at: at(40)))
+        var waited = Machine(idleTimeout: idle)
+        #expect(waited.bytesMoved(at: at(30)) == .scheduleCheck(at: at(40)))
     }
 
     @Test func theTimerNeverFailsOrRearmsAfterTheTransferFinished() {
         var machine = Machine(idleTimeout: idle)
         #expect(machine.finish() == .none)
         #expect(machine.bytesMoved(at: at(0)) == .none)
-        #expect(machine.start(at: at(0)) == .none)
 
         var armed = Machine(idleTimeout: idle)
         _ = armed.bytesMoved(at: at(0))
@@ -128,48 +129,26 @@ struct IdleTimeoutStateMachineTests {
 
     // MARK: Whole-request deadline
 
-    @Test func aDeadlineSetsTheTimerWhenTheRequestStartsNotAtTheFirstBytes() {
+    @Test func theFirstBytesSetOneTimerForBothLimits() {
         var machine = Machine(idleTimeout: idle, deadline: at(100))
-        // One idle time from the start: no bytes moving later can expire sooner.
-        #expect(machine.start(at: at(0)) == .scheduleCheck(at: at(10)))
+        // One idle time from the first bytes: the deadline is further.
+        #expect(machine.bytesMoved(at: at(0)) == .scheduleCheck(at: at(10)))
         #expect(machine.timerScheduled() == .keep)
-        // The first bytes find a timer early enough: no second one.
         #expect(machine.bytesMoved(at: at(1)) == .none)
         #expect(machine.timerFired(at: at(10)) == .scheduleCheck(at: at(11)))
     }
 
     @Test func aDeadlineSoonerThanTheIdleTimeIsTheFirstCheck() {
         var machine = Machine(idleTimeout: idle, deadline: at(3))
-        #expect(machine.start(at: at(0)) == .scheduleCheck(at: at(3)))
-    }
-
-    @Test func startingTwiceOrAfterTheFirstBytesSetsNoSecondTimer() {
-        var machine = Machine(idleTimeout: idle, deadline: at(100))
-        _ = machine.start(at: at(0))
-        #expect(machine.start(at: at(1)) == .none)
-
-        // The first bytes came (on the event loop) before `start` (on the caller's thread).
-        var raced = Machine(idleTimeout: idle, deadline: at(100))
-        #expect(raced.bytesMoved(at: at(0)) == .scheduleCheck(at: at(10)))
-        #expect(raced.start(at: at(0)) == .none)
-    }
-
-    @Test func theDeadlineFailsARequestStillWaitingForItsFirstBytes() {
-        var machine = Machine(idleTimeout: idle, deadline: at(25))
-        _ = machine.start(at: at(0))
-        // Waiting is not idleness: at 10 and 20 the timer only checks again.
-        #expect(machine.timerFired(at: at(10)) == .scheduleCheck(at: at(20)))
-        #expect(machine.timerFired(at: at(20)) == .scheduleCheck(at: at(25)))
-        #expect(machine.timerFired(at: at(25)) == .fail(.wholeRequest))
+        #expect(machine.bytesMoved(at: at(0)) == .scheduleCheck(at: at(3)))
+        #expect(machine.timerFired(at: at(3)) == .fail(.wholeRequest))
         #expect(machine.timerFired(at: at(40)) == .none)
     }
 
     @Test func theDeadlineFailsATransferWhoseBytesKeepMoving() {
         var machine = Machine(idleTimeout: idle, deadline: at(15))
-        _ = machine.start(at: at(0))
-        _ = machine.bytesMoved(at: at(9))
-        #expect(machine.timerFired(at: at(10)) == .scheduleCheck(at: at(15)))
-        _ = machine.bytesMoved(at: at(14))
+        #expect(machine.bytesMoved(at: at(9)) == .scheduleCheck(at: at(15)))
+        #expect(machine.bytesMoved(at: at(14)) == .none)
         #expect(machine.timerFired(at: at(15)) == .fail(.wholeRequest))
     }
 
