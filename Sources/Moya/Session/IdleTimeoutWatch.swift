@@ -11,10 +11,10 @@ import NIOCore
 /// transfer stops the idle clock while its reader holds it back (`pause()`).
 ///
 /// Runs `StateMachine`'s rules with one timer on the request's event loop. Calls come from the
-/// event loop and from the threads that read a streamed response or end it, hence the lock. A value
-/// around the lock's box, so that a watch costs one allocation, not two. The timer is an event
-/// loop callback whose handler is two references (`TimerHandler`), which the event loop stores
-/// without allocating, where `scheduleTask` costs a promise, a closure and their futures.
+/// event loop and from the threads that read a streamed response or end it, hence the lock. A
+/// value around the lock's box, so that a watch costs one allocation, not two. The timer is an
+/// event loop callback whose handler is two references (`TimerHandler`), which the event loop
+/// stores without allocating, where `scheduleTask` costs a promise, a closure and their futures.
 struct IdleTimeoutWatch: Sendable {
     /// The machine and the timer it set: the bookkeeping the lock guards, apart from any
     /// event loop so that it can be tested alone.
