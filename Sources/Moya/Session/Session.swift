@@ -85,15 +85,11 @@ public final class Session: Sendable {
         }
     }
 
-    /// The route to `url`'s host: its pinned client, or the session's.
+    /// The route to `url`'s host: its pinned client, the only one that may talk to it, or the
+    /// session's.
     func route(for url: URL) -> Route {
         guard !pinnedRoutes.isEmpty, let host = url.host?.lowercased() else { return defaultRoute }
         return pinnedRoutes[host] ?? defaultRoute
-    }
-
-    /// The client that may talk to `url`'s host.
-    func client(for url: URL) -> HTTPClient {
-        route(for: url).client
     }
 
     /// The connect timeout `client` was built with, when the session built it: a client it was

@@ -46,7 +46,7 @@ extension Session {
             onEnd: events.ended,
             mapError: { [self] error in transferError(scope.explaining(error), url: request.url) }
         )
-        let task = client(for: clientRequest.url).execute(
+        let task = route(for: clientRequest.url).client.execute(
             request: clientRequest,
             delegate: delegate,
             eventLoop: .indifferent,
