@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -43,6 +44,31 @@ struct UploadLoopPreference: Sendable {
     init(group: EventLoopGroup) {
         let loop = group.next()
         self.home = group.makeIterator().contains { $0 === loop } ? loop : nil
+    }
+
+    /// One trip's event loop: the loop it asks for, and the count its end must release.
+    struct Choice: Sendable {
+        /// The home loop, or `nil` for `.indifferent`.
+        let loop: EventLoop?
+        /// Whose count the trip is in until it ends; `nil` for a trip without a body.
+        fileprivate let counted: UploadLoopPreference?
+
+        /// What to pass AsyncHTTPClient's `execute(request:delegate:eventLoop:…)`.
+        var preference: HTTPClient.EventLoopPreference {
+            loop.map { .delegate(on: $0) } ?? .indifferent
+        }
+
+        /// The trip ended (it succeeded, failed or was cancelled): once, for every choice.
+        func end() {
+            counted?.end()
+        }
+    }
+
+    /// The event loop of a trip whose body has `bodyLength` bytes (`nil` without a body). Only
+    /// a body with bytes to stream gains from the home loop, and only such a trip is counted.
+    func choose(bodyLength: Int64?) -> Choice {
+        guard let bodyLength, bodyLength > 0 else { return Choice(loop: nil, counted: nil) }
+        return Choice(loop: begin(), counted: self)
     }
 
     /// An upload starts: the home loop when it is alone, `nil` (`.indifferent`) when others are

@@ -30,24 +30,20 @@ final class StreamDelegate: HTTPClientResponseDelegate {
     private let idleWatch: IdleTimeoutWatch
     private let onHead: @Sendable (Result<OpenedStream, MoyaError>) -> Void
     private let onEnd: @Sendable (ChunkChannel.Termination) -> Void
-    private let mapError: @Sendable (Error) -> Error
 
     /// - Parameters:
     ///   - onHead: Called once: with the head and its body, or the failure that came first.
     ///   - onEnd: Called once the body's reader is done (see `ChunkChannel`).
-    ///   - mapError: Turns AsyncHTTPClient's errors into what URLSession reports.
     init(
         request: URLRequest,
         idleTimeout: TimeAmount,
         onHead: @escaping @Sendable (Result<OpenedStream, MoyaError>) -> Void,
-        onEnd: @escaping @Sendable (ChunkChannel.Termination) -> Void,
-        mapError: @escaping @Sendable (Error) -> Error
+        onEnd: @escaping @Sendable (ChunkChannel.Termination) -> Void
     ) {
         self.request = request
         self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout)
         self.onHead = onHead
         self.onEnd = onEnd
-        self.mapError = mapError
     }
 
     /// Records the transfer, cancelling it at once if the reader left already.
@@ -84,7 +80,8 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         task?.cancel()
     }
 
-    /// The transfer is over: `error` is `nil` when the body completed.
+    /// The transfer is over: `error` is `nil` when the body completed, else what URLSession
+    /// reports for the fault (the session maps AsyncHTTPClient's errors, `Session.afterFailure`).
     func ended(_ error: Error?) {
         idleWatch.stop()
         let (channel, head) = state.withLockedValue { state in
@@ -92,7 +89,7 @@ final class StreamDelegate: HTTPClientResponseDelegate {
             defer { state.channel = nil }
             return (state.channel, state.head)
         }
-        let failure = error.map { MoyaError.underlying(mapError($0), head) }
+        let failure = error.map { MoyaError.underlying($0, head) }
         settleHead(.failure(failure ?? .underlying(TransferError.noResponseHead, nil)))
         channel?.finish(failure.map { .failed($0) } ?? .finished)
     }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 
 extension Session {
+    /// Opens the exchange on its first trip to the connection pool.
     func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
         let handle = TransferHandle<Void>()
         var reporting = events
@@ -12,63 +13,53 @@ extension Session {
                 events.head(result)
             }
         }
-        startStream(exchange, events: reporting, handle: handle, wait: nil)
+        startStream(PoolTrips(exchange: exchange, configuration: configuration), events: reporting, handle: handle)
         return handle
     }
 
-    /// Sends the exchange, with the session's settings as for every request: its client
-    /// (pinned hosts included), default headers, idle timeout (or the request's
-    /// `timeoutInterval`), whole-request deadline, and a new trip to the pool when the pool gave
-    /// up on the first (`wait` and `scope` as in `start`).
-    private func startStream(
-        _ exchange: Exchange,
-        events: StreamEvents,
-        handle: TransferHandle<Void>,
-        wait: ConnectionWait?,
-        scope: TransferScope? = nil
-    ) {
-        let clientRequest: HTTPClient.Request
+    /// Sends one trip of a streamed exchange, with the session's settings as for every request
+    /// (its client, pinned hosts included; default headers; idle timeout; whole-request deadline;
+    /// the event loop of an upload), and the same rules for a trip the pool gave up on
+    /// (`PoolTrips`), as long as no head has reached the reader.
+    private func startStream(_ trips: PoolTrips, events: StreamEvents, handle: TransferHandle<Void>) {
+        let prepared: PreparedTransfer
         do {
-            clientRequest = try Self.streamRequest(for: exchange, sessionHeaders: sessionHeaders)
+            prepared = try PreparedTransfer(exchange: trips.exchange, sessionHeaders: sessionHeaders)
         } catch {
             events.head(.failure(MoyaError.wrapping(error)))
             Self.stopped(handle)
             return
         }
-        let request = exchange.request
-        let idleTimeout = Self.idleTimeout(for: request, default: configuration.readTimeout)
-        let wait = wait ?? ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
-        let scope = scope ?? TransferScope(configuration: configuration, deadline: exchange.deadline)
+        let route = route(for: prepared.request.url)
         let delegate = StreamDelegate(
-            request: request,
-            idleTimeout: idleTimeout,
+            request: trips.exchange.request,
+            idleTimeout: trips.idleTimeout,
             onHead: events.head,
-            onEnd: events.ended,
-            mapError: { [self] error in transferError(scope.explaining(error), url: request.url) }
+            onEnd: events.ended
         )
-        let task = route(for: clientRequest.url).client.execute(
-            request: clientRequest,
+        let loop = route.uploadLoops.choose(bodyLength: prepared.uploadLength)
+        let task = route.client.execute(
+            request: prepared.request,
             delegate: delegate,
-            eventLoop: .indifferent,
-            deadline: scope.deadline,
-            logger: scope.logger
+            eventLoop: loop.preference,
+            deadline: trips.scope.deadline,
+            logger: trips.scope.logger
         )
         handle.track(task)
         delegate.track(task)
         task.futureResult.whenComplete { [self] result in
+            loop.end()
             switch result {
             case .success:
                 delegate.ended(nil)
-            case .failure(let error) where ConnectionWait.isPoolTimeout(error) && !delegate.hasHead:
-                guard wait.mayWaitAgain() else {
-                    let limit = configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
-                    delegate.ended(wait.timeoutError(url: request.url, connectionLimit: limit))
-                    break
-                }
-                startStream(exchange, events: events, handle: handle, wait: wait, scope: scope)
-                return
             case .failure(let error):
-                delegate.ended(error)
+                switch afterFailure(error, of: trips, mayQueueAgain: !delegate.hasHead) {
+                case .queueAgain:
+                    startStream(trips, events: events, handle: handle)
+                    return
+                case .fail(let failure):
+                    delegate.ended(failure)
+                }
             }
             Self.stopped(handle)
         }
@@ -79,24 +70,5 @@ extension Session {
         for callback in handle.finished().whenStopped {
             callback()
         }
-    }
-
-    /// The AsyncHTTPClient request for a streamed exchange: as for any request, the body comes
-    /// from the endpoint's task (bytes, a file, multipart parts), so a stream can follow an upload.
-    private static func streamRequest(
-        for exchange: Exchange,
-        sessionHeaders: [String: String]
-    ) throws -> HTTPClient.Request {
-        var urlRequest = exchange.request
-        let body = try RequestBody.forTask(
-            exchange.endpoint.task,
-            of: &urlRequest,
-            endpointMethod: exchange.endpoint.method
-        )
-        return try HTTPRequestConversion.makeRequest(
-            urlRequest,
-            sessionHeaders: sessionHeaders,
-            body: body?.makeClientBody()
-        )
     }
 }

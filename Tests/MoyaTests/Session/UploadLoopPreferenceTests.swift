@@ -58,6 +58,35 @@ struct UploadLoopPreferenceTests {
         #expect(loops.begin() === home)
     }
 
+    @Test func aTripWithoutBytesToSendIsNeitherCountedNorSentToTheHomeLoop() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        defer { try? group.syncShutdownGracefully() }
+        let loops = UploadLoopPreference(group: group)
+        let home = try #require(loops.home)
+        for length in [nil, Int64(0)] {
+            let choice = loops.choose(bodyLength: length)
+            #expect(choice.loop == nil)
+        }
+        // Neither was counted: an upload now is alone.
+        let upload = loops.choose(bodyLength: 1)
+        #expect(upload.loop === home)
+        #expect(loops.choose(bodyLength: 64).loop == nil)
+    }
+
+    @Test func aTripsEndReleasesTheHomeLoopForTheNextUpload() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        defer { try? group.syncShutdownGracefully() }
+        let loops = UploadLoopPreference(group: group)
+        let home = try #require(loops.home)
+        let first = loops.choose(bodyLength: 10)
+        let overlapping = loops.choose(bodyLength: 10)
+        #expect(first.loop === home)
+        #expect(overlapping.loop == nil)
+        first.end()
+        overlapping.end()
+        #expect(loops.choose(bodyLength: 10).loop === home)
+    }
+
     @Test func aGroupThatDoesNotListItsLoopKeepsEveryUploadIndifferent() {
         // AsyncHTTPClient traps on a delegate loop its client's group does not list.
         let group = UnlistedLoopGroup()
@@ -85,18 +114,62 @@ struct UploadLoopPreferenceTests {
         #expect(loops.contains { $0 !== home })
     }
 
+    @Test func streamedPostsSentOneAtATimeAllRunOnTheSessionsHomeLoop() async throws {
+        try await TestServer.with(uploadRoute) { server in
+            let session = Session()
+            let url = server.baseURL.appendingPathComponent("upload")
+            var loops: [EventLoop?] = []
+            for _ in 0..<8 {
+                let (loop, answer) = try await openOnce(session, url: url, body: Data(repeating: 7, count: 64 << 10))
+                #expect(answer == "\(64 << 10)")
+                loops.append(loop)
+            }
+            let home = try #require(session.route(for: server.baseURL).uploadLoops.home)
+            try await session.shutdown()
+            #expect(loops.allSatisfy { $0 === home })
+        }
+    }
+
+    /// Answers a POST with the size of its body.
+    private func uploadRoute(_ router: Router<BasicRequestContext>) {
+        router.post("upload") { request, _ -> String in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            return "\(body.readableBytes)"
+        }
+    }
+
+    /// Opens one streamed POST of `body` through the session's stream transport and reads its
+    /// answer; returns the loop its head arrived on (the delegate's) and the answer.
+    private func openOnce(_ session: Session, url: URL, body: Data) async throws -> (EventLoop?, String) {
+        let endpoint = Endpoint(
+            url: url.absoluteString,
+            sampleResponseClosure: { .networkResponse(200, Data()) },
+            method: .post,
+            task: .requestData(body),
+            httpHeaderFields: nil
+        )
+        let exchange = Exchange(request: try endpoint.urlRequest(), endpoint: endpoint, deadline: nil)
+        let (opened, loop) = try await withCheckedThrowingContinuation { continuation in
+            let events = StreamEvents(
+                head: { result in
+                    let loop = MultiThreadedEventLoopGroup.currentEventLoop
+                    continuation.resume(with: result.map { ($0, loop) })
+                },
+                ended: { _ in }
+            )
+            _ = session.open(exchange, events: events)
+        }
+        let answer = try await opened.chunks.collect(upTo: 1 << 20)
+        return (loop, String(decoding: answer, as: UTF8.self))
+    }
+
     /// Sends `count` POSTs of `bodySize` bytes one after another through a new session, checking
     /// that each arrived whole; returns the loop each was received on, and the session's home loop.
     private func postOneAtATime(
         count: Int,
         bodySize: Int
     ) async throws -> (loops: [EventLoop?], home: EventLoop) {
-        try await TestServer.with({ router in
-            router.post("upload") { request, _ -> String in
-                let body = try await request.body.collect(upTo: 1 << 20)
-                return "\(body.readableBytes)"
-            }
-        }) { server in
+        try await TestServer.with(uploadRoute) { server in
             let session = Session()
             let recorder = LoopRecorder()
             // The async API delivers on the loop that completed the transfer: the delegate's.

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Moves a finished download into place, as its destination asks.
+enum DownloadMover {
+    static func move(_ file: URL, for outcome: TransferDelegate.Outcome, destination: DownloadDestination) throws -> URL
+    {
+        guard let httpResponse = HTTPRequestConversion.makeHTTPURLResponse(outcome.head, url: outcome.url) else {
+            throw TransferError.noResponseHead
+        }
+        let (target, options) = destination(file, httpResponse)
+        let manager = FileManager.default
+        if options.contains(.createIntermediateDirectories) {
+            try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        if options.contains(.removePreviousFile), let existing = try? manager.attributesOfItem(atPath: target.path) {
+            // A server-chosen name must never cost the user a directory (see `SafeFileName`).
+            if options.contains(.neverReplaceDirectory), existing[.type] as? FileAttributeType == .typeDirectory {
+                throw CocoaError(
+                    .fileWriteFileExists,
+                    userInfo: [
+                        NSFilePathErrorKey: target.path,
+                        NSLocalizedDescriptionKey:
+                            "The download was not saved: \(target.path) is a directory, and a server-suggested name never replaces one.",
+                    ]
+                )
+            }
+            try manager.removeItem(at: target)
+        }
+        try manager.moveItem(at: file, to: target)
+        return target
+    }
+}
