@@ -37,6 +37,9 @@ extension Session {
             onHead: events.head,
             onEnd: events.ended
         )
+        // Counted until the transfer ends, which for a stream is when its reader is done: while
+        // a long stream with a body runs, other uploads through the client overlap it, and stay
+        // `.indifferent`, as they would beside any upload in flight.
         let loop = route.uploadLoops.choose(bodyLength: prepared.uploadLength)
         let task = route.client.execute(
             request: prepared.request,
