@@ -50,8 +50,9 @@ struct UploadLoopPreference: Sendable {
     struct Choice: Sendable {
         /// The home loop, or `nil` for `.indifferent`.
         let loop: EventLoop?
-        /// Whose count the trip is in until it ends; `nil` for a trip without a body.
-        fileprivate let counted: UploadLoopPreference?
+        /// The count the trip is in until it ends: `nil` for a trip without bytes to send, or
+        /// when the client's group has no home loop to give.
+        fileprivate let counted: NIOLockedValueBox<State>?
 
         /// What to pass AsyncHTTPClient's `execute(request:delegate:eventLoop:…)`.
         var preference: HTTPClient.EventLoopPreference {
@@ -60,27 +61,17 @@ struct UploadLoopPreference: Sendable {
 
         /// The trip ended (it succeeded, failed or was cancelled): once, for every choice.
         func end() {
-            counted?.end()
+            counted?.withLockedValue { $0.end() }
         }
     }
 
-    /// The event loop of a trip whose body has `bodyLength` bytes (`nil` without a body). Only
-    /// a body with bytes to stream gains from the home loop, and only such a trip is counted.
+    /// The event loop of a trip whose body has `bodyLength` bytes (`nil` without a body): the
+    /// home loop when it is the only upload in flight, else `.indifferent`. Only a body with
+    /// bytes to stream gains from the home loop, and only such a trip is counted. Each choice is
+    /// balanced by one `Choice.end()`.
     func choose(bodyLength: Int64?) -> Choice {
-        guard let bodyLength, bodyLength > 0 else { return Choice(loop: nil, counted: nil) }
-        return Choice(loop: begin(), counted: self)
-    }
-
-    /// An upload starts: the home loop when it is alone, `nil` (`.indifferent`) when others are
-    /// in flight. Each call is balanced by one `end()`.
-    func begin() -> EventLoop? {
-        guard let home else { return nil }
-        return state.withLockedValue { $0.begin() } ? home : nil
-    }
-
-    /// An upload `begin()` counted has ended.
-    func end() {
-        guard home != nil else { return }
-        state.withLockedValue { $0.end() }
+        guard let home, let bodyLength, bodyLength > 0 else { return Choice(loop: nil, counted: nil) }
+        let alone = state.withLockedValue { $0.begin() }
+        return Choice(loop: alone ? home : nil, counted: state)
     }
 }
