@@ -29,6 +29,15 @@ struct PoolTripsTests {
         )
     }
 
+    /// The error `next` fails the exchange with; `nil`, and an issue, when it queues it again.
+    private func failure(_ next: PoolTrips.AfterFailure) -> Error? {
+        guard case .fail(let error) = next else {
+            Issue.record("expected a failure, got \(next)")
+            return nil
+        }
+        return error
+    }
+
     @Test func theRequestsOwnTimeoutIntervalBoundsItsWaitAndTheSessionsDefaultOtherwise() {
         let configuration = Session.Configuration(readTimeout: .seconds(30), requestTimeout: nil)
         #expect(trips(configuration).idleTimeout == .seconds(30))
@@ -47,15 +56,11 @@ struct PoolTripsTests {
         }
     }
 
-    @Test func aTripThePoolGaveUpOnAfterItsWholeWaitFailsWithATimeoutThatNamesTheWait() {
+    @Test func aTripThePoolGaveUpOnAfterItsWholeWaitFailsWithATimeoutThatNamesTheWait() throws {
         let configuration = Session.Configuration(readTimeout: .zero, requestTimeout: nil)
         let session = Session(configuration: configuration)
         let next = session.afterFailure(HTTPClientError.getConnectionFromPoolTimeout, of: trips(configuration))
-        guard case .fail(let error) = next else {
-            Issue.record("expected a failure, got \(next)")
-            return
-        }
-        let nsError = error as NSError
+        let nsError = try #require(failure(next)) as NSError
         #expect(nsError.domain == NSURLErrorDomain)
         #expect(nsError.code == NSURLErrorTimedOut)
         #expect(nsError.localizedDescription.contains("waiting"))
@@ -69,20 +74,14 @@ struct PoolTripsTests {
             of: trips(session.configuration),
             mayQueueAgain: false
         )
-        guard case .fail = next else {
-            Issue.record("expected a failure, got \(next)")
-            return
-        }
+        #expect(failure(next) != nil)
     }
 
-    @Test func aPassedDeadlineFailsWithTheWholeRequestTimeoutThatSetIt() {
+    @Test func aPassedDeadlineFailsWithTheWholeRequestTimeoutThatSetIt() throws {
         let configuration = Session.Configuration(requestTimeout: .seconds(3))
         let session = Session(configuration: configuration)
         let next = session.afterFailure(HTTPClientError.deadlineExceeded, of: trips(configuration))
-        guard case .fail(let error) = next else {
-            Issue.record("expected a failure, got \(next)")
-            return
-        }
+        let error = try #require(failure(next))
         #expect((error as NSError).code == NSURLErrorTimedOut)
         #expect(error.localizedDescription.contains("whole-request timeout of 3.0 seconds"))
     }
