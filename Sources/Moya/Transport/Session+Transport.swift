@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 
