@@ -16,8 +16,14 @@
 // own, resumed through a continuation, as a callback-driven transport would have to;
 // `ahc-el-task` runs that task on an event loop (a `TaskExecutor` over `EventLoop.execute`)
 // instead of Swift's cooperative pool. Each has a `-post` form that sends the 64 KB body.
+// `ahc-child` awaits the async API in a child task (`async let`), `ahc-unstructured` in a task of
+// its own awaited through its `value`: the ways a transfer on the async API could be stopped
+// from outside the task that awaits it (cancelling that task).
 // `moya-callback` and `ahc-callback` chain requests through callbacks on a serial queue, as the
-// benchmark's callback rows do.
+// benchmark's callback rows do. `floor` is the least any pipeline on Moya's types could cost: the
+// endpoint and its `URLRequest` made, AsyncHTTPClient's async API awaited in the caller's own
+// task, a `Response` made, and nothing else (no plugin, lifecycle, idle timeout or cancel from
+// outside the task); `floor-no-urlrequest` skips the `URLRequest`, which Moya's API does not allow.
 import AsyncHTTPClient
 import Foundation
 import Moya
@@ -44,14 +50,26 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard (3...4).contains(arguments.count), let url = URL(string: arguments[1]), let count = Int(arguments[2]),
     let concurrency = Int(arguments.count == 4 ? arguments[3] : "1"), concurrency > 0
 else {
-    print("usage: GETProfile moya|moya-304|ahc|ahc-task|ahc-future|moya-post|ahc-post URL COUNT [CONCURRENCY]")
+    print("usage: GETProfile MODE URL COUNT [CONCURRENCY] (modes: see the comment at the top)")
     exit(2)
 }
 let mode = arguments[0]
+/// `MOYA_PROFILE_READ_TIMEOUT=SECONDS` sends every mode through a client with AsyncHTTPClient's own
+/// read timeout (its idle timer, reset on every read), for what an idle timeout costs on its API.
+let readTimeout = ProcessInfo.processInfo.environment["MOYA_PROFILE_READ_TIMEOUT"].flatMap { Int64($0) }
 let session =
-    mode == "moya-304"
-    ? Session(configuration: .init(cache: .memory(maxBytes: 1 << 20, policy: .alwaysRevalidate)))
-    : Session()
+    if mode == "moya-304" {
+        Session(configuration: .init(cache: .memory(maxBytes: 1 << 20, policy: .alwaysRevalidate)))
+    } else if let readTimeout {
+        Session(
+            httpClient: HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(timeout: .init(read: .seconds(readTimeout)))
+            )
+        )
+    } else {
+        Session()
+    }
 let provider = MoyaProvider<JSONAPI>(session: session)
 
 // Off the main actor, as the benchmark runs; the globals of this file belong to the main actor,
@@ -67,7 +85,13 @@ let bytes = try await _Concurrency.Task.detached { [mode, url, count, concurrenc
 print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
 
 /// One loop of requests, one after the other.
-@Sendable func run(_ mode: String, _ url: URL, _ count: Int, _ provider: MoyaProvider<JSONAPI>, _ session: Session)
+@Sendable func run(
+    _ mode: String,
+    _ url: URL,
+    _ count: Int,
+    _ provider: MoyaProvider<JSONAPI>,
+    _ session: Session
+)
     async throws -> Int
 {
     if mode == "moya-callback" || mode == "ahc-callback" {
@@ -83,6 +107,21 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
             bytes += try await provider.request(JSONAPI(baseURL: url)).data.count
         } else if mode == "moya-post" {
             bytes += try await provider.request(JSONAPI(baseURL: url, body: postBody)).data.count
+        } else if mode == "floor" || mode == "floor-no-urlrequest" {
+            let target = JSONAPI(baseURL: url)
+            bytes += try await leastPipeline(target, session, urlRequest: mode == "floor").data.count
+        } else if mode == "ahc-child" || mode == "ahc-unstructured" {
+            let request = asyncRequest(url, post: false)
+            let transfer: @Sendable () async throws -> Int = {
+                let response = try await session.httpClient.execute(request, timeout: .seconds(30))
+                return Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
+            }
+            if mode == "ahc-child" {
+                async let count = transfer()
+                bytes += try await count
+            } else {
+                bytes += try await _Concurrency.Task { try await transfer() }.value
+            }
         } else if mode == "ahc-post" {
             let request = asyncRequest(url, post: true)
             let response = try await session.httpClient.execute(request, timeout: .seconds(30))
@@ -99,7 +138,9 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
                 let transfer: @Sendable () async -> Void = {
                     do {
                         let response = try await session.httpClient.execute(request, timeout: .seconds(30))
-                        continuation.resume(returning: Data(buffer: try await response.body.collect(upTo: 1 << 20)).count)
+                        continuation.resume(
+                            returning: Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
+                        )
                     } catch {
                         continuation.resume(returning: 0)
                     }
@@ -114,7 +155,10 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
                 }
             }
         } else {
-            let response = try await session.httpClient.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+            let response = try await session.httpClient.execute(
+                HTTPClientRequest(url: url.absoluteString),
+                timeout: .seconds(30)
+            )
             bytes += Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
         }
     }
@@ -189,4 +233,39 @@ final class LoopExecutor: TaskExecutor {
         let executor = asUnownedTaskExecutor()
         loop.execute { job.runSynchronously(on: executor) }
     }
+}
+
+/// The least a pipeline that awaits the transfer in the caller's own task could cost with Moya's
+/// types (`floor`): the endpoint, its `URLRequest`, the conversion, AsyncHTTPClient's async API, a
+/// `Response`. `floor-no-urlrequest` goes from the endpoint straight to AsyncHTTPClient's request,
+/// which Moya's API (`requestClosure`, plugins) does not allow: what `URLRequest` costs.
+@Sendable func leastPipeline(
+    _ target: JSONAPI,
+    _ session: Session,
+    urlRequest makesURLRequest: Bool
+)
+    async throws -> Moya.Response
+{
+    let endpoint = MoyaProvider<JSONAPI>.defaultEndpointMapping(for: target)
+    var request = HTTPClientRequest(url: endpoint.url)
+    var urlRequest: URLRequest?
+    if makesURLRequest {
+        let built = try endpoint.urlRequest()
+        guard let url = built.url else { throw MoyaError.requestMapping(endpoint.url) }
+        request.url = url.absoluteString
+        request.method = .init(rawValue: built.httpMethod ?? "GET")
+        for (name, value) in built.allHTTPHeaderFields ?? [:] {
+            request.headers.add(name: name, value: value)
+        }
+        urlRequest = built
+    } else {
+        request.method = .init(rawValue: endpoint.method.rawValue)
+        for (name, value) in endpoint.httpHeaderFields ?? [:] {
+            request.headers.add(name: name, value: value)
+        }
+    }
+    let response = try await session.httpClient.execute(request, timeout: .seconds(60))
+    let body = try await response.body.collect(upTo: 1 << 30)
+    let data = Data(buffer: body, byteTransferStrategy: .noCopy)
+    return Moya.Response(statusCode: Int(response.status.code), data: data, request: urlRequest)
 }
