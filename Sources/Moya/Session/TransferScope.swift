@@ -24,7 +24,8 @@ struct TransferScope: Sendable {
 
     /// The scope of an exchange starting now, in the task that runs the provider's hooks.
     /// `deadline` is the request's, set when it first started sending (`Exchange.deadline`).
-    init(configuration: Session.Configuration, deadline: NIODeadline?) {
+    /// `configuration` is borrowed, not copied (see `PoolTrips.init`).
+    init(configuration: borrowing Session.Configuration, deadline: NIODeadline?) {
         self.requestTimeout = configuration.requestTimeout
         self.deadline = deadline
         // No logger by default, so no copy and no task-local read per request.

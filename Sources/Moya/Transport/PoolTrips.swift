@@ -20,7 +20,10 @@ struct PoolTrips: Sendable {
     let scope: TransferScope
 
     /// The trips of `exchange`, starting now, with `configuration`'s timeouts and logger.
-    init(exchange: Exchange, configuration: Session.Configuration) {
+    ///
+    /// `configuration` is borrowed: an initializer takes its arguments owned by default, which
+    /// copied the session's whole configuration, a retain of each of its fields, per request.
+    init(exchange: Exchange, configuration: borrowing Session.Configuration) {
         self.exchange = exchange
         self.idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
         self.wait = ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
