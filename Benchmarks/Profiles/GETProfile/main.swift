@@ -110,22 +110,14 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
         } else if mode == "floor" || mode == "floor-no-urlrequest" {
             let target = JSONAPI(baseURL: url)
             bytes += try await leastPipeline(target, session, urlRequest: mode == "floor").data.count
-        } else if mode == "ahc-child" || mode == "ahc-unstructured" {
+        } else if mode == "ahc-child" {
+            async let count = asyncTransfer(asyncRequest(url, post: false), session)
+            bytes += try await count
+        } else if mode == "ahc-unstructured" {
             let request = asyncRequest(url, post: false)
-            let transfer: @Sendable () async throws -> Int = {
-                let response = try await session.httpClient.execute(request, timeout: .seconds(30))
-                return Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
-            }
-            if mode == "ahc-child" {
-                async let count = transfer()
-                bytes += try await count
-            } else {
-                bytes += try await _Concurrency.Task { try await transfer() }.value
-            }
+            bytes += try await _Concurrency.Task { try await asyncTransfer(request, session) }.value
         } else if mode == "ahc-post" {
-            let request = asyncRequest(url, post: true)
-            let response = try await session.httpClient.execute(request, timeout: .seconds(30))
-            bytes += Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
+            bytes += try await asyncTransfer(asyncRequest(url, post: true), session)
         } else if mode == "ahc-future" || mode == "ahc-future-post" {
             let request = try futureRequest(url, post: mode.hasSuffix("-post"))
             let response = try await session.httpClient.execute(request: request).get()
@@ -136,14 +128,7 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
             let loop = session.httpClient.eventLoopGroup.next()
             bytes += await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
                 let transfer: @Sendable () async -> Void = {
-                    do {
-                        let response = try await session.httpClient.execute(request, timeout: .seconds(30))
-                        continuation.resume(
-                            returning: Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
-                        )
-                    } catch {
-                        continuation.resume(returning: 0)
-                    }
+                    continuation.resume(returning: (try? await asyncTransfer(request, session)) ?? 0)
                 }
                 if onLoop, #available(macOS 15, *) {
                     _Concurrency.Task(executorPreference: LoopExecutor(loop)) { await transfer() }
@@ -155,14 +140,17 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
                 }
             }
         } else {
-            let response = try await session.httpClient.execute(
-                HTTPClientRequest(url: url.absoluteString),
-                timeout: .seconds(30)
-            )
-            bytes += Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
+            bytes += try await asyncTransfer(asyncRequest(url, post: false), session)
         }
     }
     return bytes
+}
+
+/// One request on AsyncHTTPClient's async API, its body made `Data` as in the benchmark's
+/// AHC+Data: the number of bytes received.
+@Sendable func asyncTransfer(_ request: HTTPClientRequest, _ session: Session) async throws -> Int {
+    let response = try await session.httpClient.execute(request, timeout: .seconds(30))
+    return Data(buffer: try await response.body.collect(upTo: 1 << 20)).count
 }
 
 /// Requests one after the other, each started from the previous one's completion on `queue`,
@@ -247,22 +235,12 @@ final class LoopExecutor: TaskExecutor {
     async throws -> Moya.Response
 {
     let endpoint = MoyaProvider<JSONAPI>.defaultEndpointMapping(for: target)
-    var request = HTTPClientRequest(url: endpoint.url)
-    var urlRequest: URLRequest?
-    if makesURLRequest {
-        let built = try endpoint.urlRequest()
-        guard let url = built.url else { throw MoyaError.requestMapping(endpoint.url) }
-        request.url = url.absoluteString
-        request.method = .init(rawValue: built.httpMethod ?? "GET")
-        for (name, value) in built.allHTTPHeaderFields ?? [:] {
-            request.headers.add(name: name, value: value)
-        }
-        urlRequest = built
-    } else {
-        request.method = .init(rawValue: endpoint.method.rawValue)
-        for (name, value) in endpoint.httpHeaderFields ?? [:] {
-            request.headers.add(name: name, value: value)
-        }
+    let urlRequest = makesURLRequest ? try endpoint.urlRequest() : nil
+    var request = HTTPClientRequest(url: urlRequest?.url?.absoluteString ?? endpoint.url)
+    request.method = .init(rawValue: urlRequest?.httpMethod ?? endpoint.method.rawValue)
+    let headers = urlRequest.map { $0.allHTTPHeaderFields } ?? endpoint.httpHeaderFields
+    for (name, value) in headers ?? [:] {
+        request.headers.add(name: name, value: value)
     }
     let response = try await session.httpClient.execute(request, timeout: .seconds(60))
     let body = try await response.body.collect(upTo: 1 << 30)
