@@ -21,3 +21,7 @@ struct RequestToken: Cancellable, Sendable {
         lifecycle?.cancel(subscriber: subscriber)
     }
 }
+
+/// Moya 15's name for the `Cancellable` its provider hands out, joined in-flight requests
+/// included; Moya's own tests cast to it. Here every token is a `RequestToken`.
+typealias CancellableWrapper = RequestToken

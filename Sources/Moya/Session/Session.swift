@@ -21,6 +21,13 @@ public final class Session: Sendable {
     /// Adapts and retries the requests of every provider using this session.
     public let interceptor: RequestInterceptor?
 
+    /// Whether a request starts as soon as it is made: always `false`, as on the session Moya 15
+    /// builds for its providers.
+    ///
+    /// The provider starts every request itself, once its plugins' `willSend` has run, so no
+    /// request of this session ever waits for a `resume()`. Kept for code that reads it.
+    public var startRequestsImmediately: Bool { false }
+
     private let ownsClient: Bool
 
     /// One client per pinned host, each enforcing that host's trust policy. Always owned.
