@@ -35,11 +35,18 @@ extension MoyaProvider {
     /// The server-sent events of a `text/event-stream` response, parsed as the WHATWG HTML
     /// standard defines them.
     ///
-    /// The request is sent when the loop starts, through the same pipeline as `stream(_:)`,
-    /// with `Accept: text/event-stream` unless the request names another type. Each
-    /// connection is one request to plugins (`willSend`, then `didReceive` when it ends).
+    /// The request is sent when the loop starts, through the same pipeline as `stream(_:)`.
+    /// It always asks for `Accept: text/event-stream`, replacing the target's own `Accept`
+    /// (a target that asks for JSON in every case still gets events; a plugin's `prepare` or
+    /// an adapter can still change it), and adds `Cache-Control: no-cache` and
+    /// `Last-Event-ID` unless the request sets them. Each connection is one request to
+    /// plugins (`willSend`, then `didReceive` when it ends).
+    ///
+    /// A response whose `Content-Type` is not `text/event-stream` ends the loop with
+    /// `EventStream.UnexpectedContentType` (in `MoyaError.underlying`), without reconnecting.
     ///
     /// ```swift
+    /// // Up to 3 reconnections in a row, 3 s, 6 s and 12 s apart unless the server sets `retry`.
     /// for try await event in provider.events(.notifications, reconnect: .attempts(3)) {
     ///     print(event.event, event.data)
     /// }
@@ -59,12 +66,13 @@ extension MoyaProvider {
         // Worked out once: each connection is a new run of the same request.
         let request = streamRequest(for: target)
         return EventStream(policy: reconnect, maximumEventSize: maximumEventSize) { lastEventID throws(MoyaError) in
-            var headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
+            var headers = ["Cache-Control": "no-cache"]
             // An ID a header cannot carry (a control byte) is not sent, rather than failing.
             if !lastEventID.isEmpty, HeaderSyntax.problem(name: "Last-Event-ID", value: lastEventID) == nil {
                 headers["Last-Event-ID"] = lastEventID
             }
-            return try await request.lifecycle(adding: headers).openStream()
+            return try await request.lifecycle(adding: headers, replacing: ["Accept": "text/event-stream"])
+                .openStream()
         }
     }
 
@@ -86,11 +94,12 @@ extension MoyaProvider {
 struct StreamRequest: Sendable {
     let context: RequestLifecycle.Context
 
-    /// A lifecycle for one run, which adds `headers` to the request unless it sets them. Until
-    /// its head is handed over, it is one of the provider's active requests.
-    func lifecycle(adding headers: [String: String]) -> RequestLifecycle {
+    /// A lifecycle for one run, which adds `headers` to the request unless it sets them, and
+    /// sets `replaced` whatever it says. Until its head is handed over, it is one of the
+    /// provider's active requests.
+    func lifecycle(adding headers: [String: String], replacing replaced: [String: String] = [:]) -> RequestLifecycle {
         var context = self.context
-        context.streaming = RequestLifecycle.Streaming(addedHeaders: headers)
+        context.streaming = RequestLifecycle.Streaming(addedHeaders: headers, replacedHeaders: replaced)
         return RequestLifecycle.counted(context)
     }
 }

@@ -77,6 +77,9 @@ extension RequestLifecycle {
         for (name, value) in streaming?.addedHeaders ?? [:] where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
+        for (name, value) in streaming?.replacedHeaders ?? [:] {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         return request
     }
 }

@@ -35,8 +35,12 @@ final class RequestLifecycle: Sendable {
     /// What sets a streamed request apart: its response is handed over at the head.
     struct Streaming: Sendable {
         /// Headers added to the built request, before plugins see it, unless it sets them
-        /// (`Accept`, `Last-Event-ID` for server-sent events).
+        /// (`Cache-Control`, `Last-Event-ID` for server-sent events).
         var addedHeaders: [String: String] = [:]
+        /// Headers set on the built request, before plugins see it, whatever it says
+        /// (`Accept` for server-sent events: a target's default `Accept` must not turn them
+        /// into JSON).
+        var replacedHeaders: [String: String] = [:]
     }
 
     typealias Action = StateMachine.Action

@@ -56,14 +56,15 @@ public struct EventStream: AsyncSequence, Sendable {
         private var head: Response?
         private var pending: [ServerSentEvent] = []
         private var pendingIndex = 0
-        /// Reconnections since the last event.
-        private var attemptsInARow = 0
-        private var hasConnected = false
+        private var schedule: ReconnectSchedule
+        /// The wait before the next connection, in seconds; `nil` before the first.
+        private var waitBeforeConnecting: Double?
         private var isFinished = false
 
         init(stream: EventStream) {
             self.stream = stream
             self.parser = ServerSentEventParser(maximumEventSize: stream.maximumEventSize)
+            self.schedule = ReconnectSchedule(policy: stream.policy)
         }
 
         /// The next event, or `nil` once the stream ended.
@@ -73,7 +74,7 @@ public struct EventStream: AsyncSequence, Sendable {
             while true {
                 if pendingIndex < pending.count {
                     defer { pendingIndex += 1 }
-                    attemptsInARow = 0
+                    schedule.eventReceived()
                     return pending[pendingIndex]
                 }
                 guard !isFinished else { return nil }
@@ -90,16 +91,21 @@ public struct EventStream: AsyncSequence, Sendable {
         }
 
         private mutating func open() async throws(MoyaError) {
-            if hasConnected {
-                try await Self.sleep(seconds: stream.policy.wait(serverRetry: parser.reconnectionTime))
+            if let waitBeforeConnecting {
+                try await Self.sleep(seconds: waitBeforeConnecting)
             }
-            hasConnected = true
             let response = try await stream.connect(parser.lastEventID)
             guard response.statusCode != 204 else {
                 // "No Content": the server asks the client not to reconnect.
                 isFinished = true
                 return
             }
+            if let contentType = UnexpectedContentType.refusing(response) {
+                // As the WHATWG standard says: fail the connection, and never reconnect.
+                isFinished = true
+                throw MoyaError.underlying(contentType, response.head)
+            }
+            schedule.connectionOpened(at: .now)
             head = response.head
             chunks = response.chunks.makeAsyncIterator()
         }
@@ -128,9 +134,13 @@ public struct EventStream: AsyncSequence, Sendable {
             chunks = nil
             head = nil
             parser.finish()
-            let mayReconnect = failure.map(EventStreamReconnectPolicy.isTransient) ?? true
-            if !isFinished, mayReconnect, attemptsInARow < stream.policy.maximumAttempts {
-                attemptsInARow += 1
+            let mayReconnect = !isFinished && (failure.map(EventStreamReconnectPolicy.isTransient) ?? true)
+            waitBeforeConnecting = schedule.connectionEnded(
+                at: .now,
+                mayReconnect: mayReconnect,
+                serverRetry: parser.reconnectionTime
+            )
+            if waitBeforeConnecting != nil {
                 return
             }
             isFinished = true

@@ -82,7 +82,7 @@ struct EventStreamNetworkTests {
             let provider = MoyaProvider<DynamicTarget>(plugins: [plugin])
             var received: [String] = []
             let target = DynamicTarget(baseURL: server.baseURL, path: "/feed")
-            for try await event in provider.events(target, reconnect: .attempts(3, delay: 0)) {
+            for try await event in provider.events(target, reconnect: .attempts(3, delay: 0, minimumDelay: 0)) {
                 received.append(event.data)
             }
             #expect(received == ["one", "two"])
@@ -108,7 +108,7 @@ struct EventStreamNetworkTests {
             }
             #expect(connections.update { $0 } == 1)
 
-            for try await _ in provider.events(target, reconnect: .attempts(2, delay: 0)) {
+            for try await _ in provider.events(target, reconnect: .attempts(2, delay: 0, minimumDelay: 0)) {
                 Issue.record("an event out of nothing")
             }
             // The first connection, then two reconnections without an event.
