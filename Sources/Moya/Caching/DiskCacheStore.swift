@@ -8,7 +8,8 @@ import NIOConcurrencyHelpers
 /// URL, query or secret shows in a name, written to a temporary file and renamed into place,
 /// so that a reader never sees half an entry. A file that does not decode in full
 /// (`CachedResponse(decoding:keyDigest:)`) is removed, never trusted. Files that are not
-/// entries are left alone.
+/// entries are left alone. Every failure of its own I/O is reported to `failures`: the
+/// request goes on without the cache, and the user hears why.
 final class DiskCacheStore: HTTPCacheStore {
     /// Why a directory cannot hold a cache.
     struct DirectoryError: Error, LocalizedError, CustomStringConvertible {
@@ -23,6 +24,7 @@ final class DiskCacheStore: HTTPCacheStore {
     static let temporaryPrefix = ".tmp-"
 
     let directory: URL
+    private let failures: CacheFailureLog
     private let index: NIOLockedValueBox<LRUIndex<String>>
     private let registeredPath: String
 
@@ -31,7 +33,7 @@ final class DiskCacheStore: HTTPCacheStore {
     private static let directoriesInUse = NIOLockedValueBox<Set<String>>([])
 
     /// Opens (creating it if needed) the cache in `directory`, with what earlier runs stored.
-    init(directory: URL, maxBytes: Int) throws {
+    init(directory: URL, maxBytes: Int, failures: CacheFailureLog = CacheFailureLog()) throws {
         let manager = FileManager.default
         let path = directory.standardizedFileURL.resolvingSymlinksInPath().path
         do {
@@ -52,6 +54,7 @@ final class DiskCacheStore: HTTPCacheStore {
         }
         self.directory = URL(fileURLWithPath: path, isDirectory: true)
         self.registeredPath = path
+        self.failures = failures
         self.index = NIOLockedValueBox(Self.scan(self.directory, maxBytes: maxBytes))
     }
 
@@ -66,14 +69,26 @@ final class DiskCacheStore: HTTPCacheStore {
         index.withLockedValue { $0.totalSize }
     }
 
+    var entryCount: Int {
+        index.withLockedValue { $0.count }
+    }
+
     func entry(for key: CacheKey) -> CachedResponse? {
         let name = key.digest
         guard index.withLockedValue({ $0.contains(name) }) else { return nil }
         let file = url(of: name)
-        guard let data = try? Data(contentsOf: file),
-            let entry = CachedResponse(decoding: data, keyDigest: Self.digestBytes(name))
-        else {
-            // Corrupt, truncated or gone: never trusted, and removed.
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            // Gone with its directory, or unreadable: forgotten, and the user told.
+            failures.record(.read, reason: "\(file.path): \(Self.describe(error))")
+            discard(name)
+            return nil
+        }
+        guard let entry = CachedResponse(decoding: data, keyDigest: Self.digestBytes(name)) else {
+            // Corrupt or truncated: never trusted, and removed.
+            failures.record(.damagedEntry, reason: "\(file.path) did not decode (\(data.count) bytes)")
             discard(name)
             return nil
         }
@@ -94,9 +109,10 @@ final class DiskCacheStore: HTTPCacheStore {
         do {
             try data.write(to: temporary)
             guard rename(temporary.path, url(of: name).path) == 0 else {
-                throw CocoaError(.fileWriteUnknown)
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
         } catch {
+            failures.record(.write, reason: "\(directory.path): \(Self.describe(error))")
             try? FileManager.default.removeItem(at: temporary)
             discard(name)
             return
@@ -119,6 +135,16 @@ final class DiskCacheStore: HTTPCacheStore {
         for name in names {
             try? FileManager.default.removeItem(at: url(of: name))
         }
+    }
+
+    /// The most specific text an I/O error has: Foundation's `CocoaError` keeps the POSIX
+    /// reason (`No space left on device`, `Not a directory`) in its underlying error.
+    private static func describe(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return "\(nsError.localizedDescription) (\(underlying.localizedDescription))"
+        }
+        return nsError.localizedDescription
     }
 
     private func discard(_ name: String) {

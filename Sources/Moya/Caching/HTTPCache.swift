@@ -27,6 +27,9 @@ public final class HTTPCache: Sendable {
 
     let store: HTTPCacheStore
 
+    /// Where the store's own failures go (see `health`).
+    let failures: CacheFailureLog
+
     /// Where a disk store's I/O runs, off the event loops; `nil` for a memory store, whose
     /// work is done where the request is.
     let ioQueue: DispatchQueue?
@@ -38,9 +41,11 @@ public final class HTTPCache: Sendable {
         store: HTTPCacheStore,
         policy: CachePolicy,
         storesAuthorizedResponses: Bool,
+        failures: CacheFailureLog = CacheFailureLog(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
+        self.failures = failures
         self.policy = policy
         self.storesAuthorizedResponses = storesAuthorizedResponses
         self.ioQueue = store.performsIO ? DispatchQueue(label: "moya.http-cache.io") : nil
@@ -63,7 +68,8 @@ public final class HTTPCache: Sendable {
 
     /// A cache in `directory` (created if needed), holding at most `maxBytes` of files; the
     /// least recently used are evicted first. What it holds survives a restart; an entry that
-    /// is truncated or corrupt is removed, never served.
+    /// is truncated or corrupt is removed, never served. When the directory is removed or the
+    /// disk fills up later, requests go on over the network and `health` says why.
     ///
     /// - Throws: `MoyaError.underlying` when the directory cannot be created, or when another
     ///   cache of this process already uses it.
@@ -73,13 +79,19 @@ public final class HTTPCache: Sendable {
         policy: CachePolicy = .useProtocol,
         storesAuthorizedResponses: Bool = false
     ) throws -> HTTPCache {
+        let failures = CacheFailureLog()
         let store: DiskCacheStore
         do {
-            store = try DiskCacheStore(directory: directory, maxBytes: maxBytes)
+            store = try DiskCacheStore(directory: directory, maxBytes: maxBytes, failures: failures)
         } catch {
             throw MoyaError.underlying(error, nil)
         }
-        return HTTPCache(store: store, policy: policy, storesAuthorizedResponses: storesAuthorizedResponses)
+        return HTTPCache(
+            store: store,
+            policy: policy,
+            storesAuthorizedResponses: storesAuthorizedResponses,
+            failures: failures
+        )
     }
 
     /// What the stored responses take, in bytes.

@@ -22,4 +22,7 @@ protocol HTTPCacheStore: Sendable {
 
     /// What the entries take, in bytes.
     var totalBytes: Int { get }
+
+    /// How many entries there are.
+    var entryCount: Int { get }
 }

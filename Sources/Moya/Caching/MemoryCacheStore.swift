@@ -19,6 +19,10 @@ final class MemoryCacheStore: HTTPCacheStore {
         state.withLockedValue { $0.index.totalSize }
     }
 
+    var entryCount: Int {
+        state.withLockedValue { $0.index.count }
+    }
+
     func entry(for key: CacheKey) -> CachedResponse? {
         state.withLockedValue { state in
             guard let entry = state.entries[key] else { return nil }

@@ -105,6 +105,11 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         self.targetsMayHavePolicies = Target.self is RequestPolicies.Type || Target.self is AnyObject.Type
         self.trackInflights = trackInflights
         self.callbackQueue = callbackQueue
+        if let cache = session.configuration.cache {
+            for case let metrics as MetricsPlugin in plugins {
+                cache.failures.addObserver(metrics)
+            }
+        }
     }
 
     /// Cancels the requests still running, as Moya does when a provider is released: each

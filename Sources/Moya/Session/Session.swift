@@ -50,6 +50,8 @@ public final class Session: Sendable {
         self.ownsClient = true
         self.defaultRoute = Route(client: httpClient)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
+        // The cache's own failures are warned about through this session's logger.
+        configuration.cache?.failures.adopt(configuration.logger)
     }
 
     /// Creates a session over a client you own and shut down yourself.
@@ -67,6 +69,8 @@ public final class Session: Sendable {
         self.ownsClient = false
         self.defaultRoute = Route(client: httpClient)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
+        // The cache's own failures are warned about through this session's logger.
+        configuration.cache?.failures.adopt(configuration.logger)
     }
 
     private static func makePinnedRoutes(_ configuration: Configuration) -> [String: Route] {

@@ -11,7 +11,10 @@ import NIOConcurrencyHelpers
 /// - `moya_cache_requests_total`, a counter of the requests an `HTTPCache` took part in, by
 ///   `result`: `hit`, `miss`, `revalidated`, `stale` (served after a network failure) or
 ///   `unsatisfiable` (`only-if-cached` with nothing stored).
-public final class MetricsPlugin: PluginType {
+/// - `moya_cache_failures_total`, a counter of the failures of the session's `HTTPCache`'s own
+///   storage, by `kind`: `write`, `read` or `damagedEntry` (see `HTTPCache.Failure`). The
+///   provider hands its session's cache to the plugin when it is made.
+public final class MetricsPlugin: PluginType, Sendable {
     private struct InFlight {
         var start: ContinuousClock.Instant
         var target: String
@@ -64,6 +67,12 @@ public final class MetricsPlugin: PluginType {
             .recordNanoseconds(
                 elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
             )
+    }
+
+    /// Counts a failure of a cache's storage; called by the cache.
+    func cacheFailed(_ failure: HTTPCache.Failure) {
+        Counter(label: "moya_cache_failures_total", dimensions: [("kind", failure.kind.rawValue)], factory: factory)
+            .increment()
     }
 
     private func meter(for entry: InFlight) -> Meter {
