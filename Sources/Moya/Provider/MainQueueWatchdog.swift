@@ -14,7 +14,7 @@ import NIOConcurrencyHelpers
 /// It costs a lock and two counters per delivery; at most one check is scheduled at a time.
 final class MainQueueWatchdog: Sendable {
     /// The watchdog of the main queue, used by `CallbackTarget`.
-    static let main = MainQueueWatchdog(queue: .main, delay: .seconds(5), warn: MainQueueWatchdog.warn)
+    static let main = MainQueueWatchdog(queue: .main, delay: .seconds(5), warn: { MainQueueWatchdog.warn($0) })
 
     /// What a check found, for tests.
     enum Check: Equatable, Sendable {
@@ -105,9 +105,9 @@ final class MainQueueWatchdog: Sendable {
         }
     }
 
-    /// Through swift-log, and on standard error for a program that set up no logging.
-    private static func warn(_ message: String) {
-        Logger(label: "Moya").warning("\(message)")
-        FileHandle.standardError.write(Data(("Moya: " + message + "\n").utf8))
+    /// Through swift-log only: a program that set up no logging gets swift-log's default
+    /// handler, which already prints to standard error, so writing there too printed it twice.
+    static func warn(_ message: String, to logger: Logger = Logger(label: "Moya")) {
+        logger.warning("\(message)")
     }
 }

@@ -98,14 +98,15 @@ extension MoyaError: LocalizedError {
     /// `DecodingError`: where in the data, and what was wrong there).
     public var errorDescription: String? {
         switch self {
-        case .imageMapping:
-            return "The response data could not be turned into an image."
-        case .jsonMapping:
-            return "The response data is not valid JSON."
-        case .stringMapping:
-            return "The response data could not be turned into a string."
-        case .objectMapping(let error, _):
+        case .imageMapping(let response):
+            return "The response data could not be turned into an image." + Self.statusNote(response)
+        case .jsonMapping(let response):
+            return "The response data is not valid JSON." + Self.statusNote(response)
+        case .stringMapping(let response):
+            return "The response data could not be turned into a string." + Self.statusNote(response)
+        case .objectMapping(let error, let response):
             return "The response data could not be decoded into the requested type: \(Self.describe(error))"
+                + Self.statusNote(response)
         case .encodableMapping(let error):
             return "The Encodable body could not be encoded: \(Self.describe(error))"
         case .statusCode(let response):
@@ -117,6 +118,17 @@ extension MoyaError: LocalizedError {
         case .parameterEncoding(let error):
             return "The parameters could not be encoded: \(Self.describe(error))"
         }
+    }
+}
+
+extension MoyaError {
+    /// For a body that did not map, a word on a status that is not 2xx: the body is then most
+    /// likely the server's error message, not the type asked for, and the status is the news.
+    static func statusNote(_ response: Response) -> String {
+        guard !(200..<300).contains(response.statusCode) else { return "" }
+        return " The response's status code was \(response.statusCode), so its body is likely an error"
+            + " message: give the target `validationType: .successCodes`, or call `filterSuccessfulStatusCodes()`"
+            + " before mapping, to fail on the status instead."
     }
 }
 

@@ -157,3 +157,13 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
             && lhs.response == rhs.response
     }
 }
+
+/// Moya's `Response` under a name no server framework uses.
+///
+/// Hummingbird and Vapor export a `Response` of their own, and in a file that imports one of
+/// them beside Moya, a bare `Response` may silently be the framework's: a plugin's
+/// `didReceive(_ result: Result<Response, MoyaError>, target:)` then compiles as an overload
+/// that is never called. Write `MoyaResponse` (or `Moya.Response`) in such files, and write a
+/// plugin's hooks in the extension that declares its `PluginType` conformance, where Swift
+/// warns about a hook whose types do not match.
+public typealias MoyaResponse = Response
