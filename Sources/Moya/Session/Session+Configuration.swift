@@ -77,6 +77,17 @@ extension Session {
         /// ```
         public var cache: HTTPCache?
 
+        /// Where cookies are kept, as URLSession keeps them: `HTTPCookieStorage.shared` by
+        /// default, so a server's `Set-Cookie` is stored and sent back on the requests it
+        /// matches (domain, path, `Secure`, expiry), and cookies the app put there (from a web
+        /// login, say) are sent too. `nil` for no cookies at all.
+        ///
+        /// A request whose `httpShouldHandleCookies` is `false` neither sends stored cookies
+        /// nor stores the ones it receives; a request that sets its own `Cookie` header sends
+        /// that one. Cookies are added below plugins, so loggers never see them, and a cached
+        /// response never carries `Set-Cookie`.
+        public var cookieStorage: HTTPCookieStorage?
+
         /// Creates a configuration with URLSession-like defaults.
         public init(
             connectTimeout: TimeAmount = .seconds(10),
@@ -92,9 +103,11 @@ extension Session {
             serverTrustPolicies: [String: ServerTrustPolicy] = [:],
             temporaryDirectory: URL? = nil,
             logger: Logger? = nil,
-            cache: HTTPCache? = nil
+            cache: HTTPCache? = nil,
+            cookieStorage: HTTPCookieStorage? = .shared
         ) {
             self.cache = cache
+            self.cookieStorage = cookieStorage
             self.temporaryDirectory = temporaryDirectory
             self.logger = logger
             self.tlsConfiguration = tlsConfiguration

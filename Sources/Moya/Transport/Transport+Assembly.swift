@@ -2,7 +2,7 @@
 /// answers and which decorators wrap it.
 enum TransportAssembly {
     /// The stub for a stubbed request, else the session (AsyncHTTPClient) behind its HTTP cache,
-    /// when it has one.
+    /// when it has one, behind its cookie storage, when it has one.
     ///
     /// Retries and adapters are not a transport's business: the lifecycle runs every attempt,
     /// so the cache sees each attempt as adapted.
@@ -17,6 +17,6 @@ enum TransportAssembly {
         guard stubBehavior == .never else {
             return StubTransport(behavior: stubBehavior)
         }
-        return CachingTransport.over(session, target: target())
+        return CookieTransport.over(CachingTransport.over(session, target: target()), session: session)
     }
 }

@@ -39,7 +39,7 @@ struct CacheHealthTests {
         let logger = Logger(label: "cache-health") { _ in MetadataRecordingLogHandler(records: warnings) }
         let metrics = TestMetrics()
         let provider = MoyaProvider<CacheTarget>(
-            session: Session(configuration: .init(logger: logger, cache: cache)),
+            session: Session(configuration: .init(logger: logger, cache: cache, cookieStorage: nil)),
             plugins: [MetricsPlugin(factory: metrics)]
         )
         return Fixture(cache: cache, provider: provider, warnings: warnings, metrics: metrics, directory: directory)

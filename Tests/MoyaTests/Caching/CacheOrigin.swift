@@ -101,8 +101,12 @@ extension HTTPCache {
 }
 
 /// A provider on a session with `cache`.
+///
+/// Without cookies: a request's `Cookie` is part of the variant a response is stored for, and
+/// the shared storage would carry the cookies any test's server set for 127.0.0.1 (every port
+/// matches) into these tests' requests.
 func cachingProvider(_ cache: HTTPCache?, plugins: [PluginType] = []) -> MoyaProvider<CacheTarget> {
-    MoyaProvider<CacheTarget>(session: Session(configuration: .init(cache: cache)), plugins: plugins)
+    MoyaProvider<CacheTarget>(session: Session(configuration: .init(cache: cache, cookieStorage: nil)), plugins: plugins)
 }
 
 extension CacheStatus {

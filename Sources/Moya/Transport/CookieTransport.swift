@@ -1,0 +1,103 @@
+import Foundation
+
+/// A decorator of the network transport that keeps cookies as URLSession does: the stored
+/// cookies a request matches are added to it, and the `Set-Cookie` fields of its response are
+/// stored (see `Session.Configuration.cookieStorage`).
+///
+/// It wraps the cache, so that a request looked up in the cache carries its cookies (a `Vary:
+/// Cookie` response is matched with them) and a response from the cache, which never keeps
+/// `Set-Cookie`, stores nothing. Cookies are added after plugins ran: no logger sees them.
+struct CookieTransport: Transport {
+    let base: Transport
+    let storage: HTTPCookieStorage
+
+    /// `base` behind the session's cookie storage, or `base` itself when it has none.
+    static func over(_ base: Transport, session: Session) -> Transport {
+        guard let storage = session.configuration.cookieStorage else { return base }
+        return CookieTransport(base: base, storage: storage)
+    }
+
+    func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
+        guard exchange.request.httpShouldHandleCookies, let url = exchange.request.url else {
+            return base.send(exchange, events: events)
+        }
+        var storing = events
+        storing.completion = { [storage] result in
+            Self.store(from: Self.response(of: result), requestURL: url, in: storage)
+            events.completion(result)
+        }
+        return base.send(withCookies(exchange, for: url), events: storing)
+    }
+
+    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
+        guard exchange.request.httpShouldHandleCookies, let url = exchange.request.url else {
+            return base.open(exchange, events: events)
+        }
+        var storing = events
+        storing.head = { [storage] result in
+            let head: Response?
+            switch result {
+            case .success(let opened): head = opened.head
+            case .failure(let error): head = error.response
+            }
+            Self.store(from: head, requestURL: url, in: storage)
+            events.head(result)
+        }
+        return base.open(withCookies(exchange, for: url), events: storing)
+    }
+
+    /// The exchange with the stored cookies for `url` in a `Cookie` header, unless the request
+    /// sets its own.
+    private func withCookies(_ exchange: Exchange, for url: URL) -> Exchange {
+        guard exchange.request.value(forHTTPHeaderField: "Cookie") == nil,
+            let stored = storage.cookies(for: url)
+        else { return exchange }
+        let now = Date()
+        let cookies = stored.filter { Self.matches($0, url, now: now) }
+        guard !cookies.isEmpty else { return exchange }
+        var exchange = exchange
+        for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
+            exchange.request.setValue(value, forHTTPHeaderField: name)
+        }
+        return exchange
+    }
+
+    /// Whether `cookie` goes with a request to `url` (RFC 6265 5.4): its path matches, it is
+    /// not `Secure` on plain HTTP, and it has not expired. The storage matched the domain;
+    /// Foundation on Linux matches nothing else, so this is checked here on every platform.
+    static func matches(_ cookie: HTTPCookie, _ url: URL, now: Date) -> Bool {
+        if cookie.isSecure, url.scheme?.lowercased() != "https" { return false }
+        if let expires = cookie.expiresDate, expires <= now { return false }
+        return pathMatches(cookie.path, requestPath: url.path.isEmpty ? "/" : url.path)
+    }
+
+    /// RFC 6265 5.1.4: the same path, or a prefix of it that ends at a `/`.
+    static func pathMatches(_ cookiePath: String, requestPath: String) -> Bool {
+        let cookiePath = cookiePath.isEmpty ? "/" : cookiePath
+        guard requestPath.hasPrefix(cookiePath) else { return false }
+        return requestPath.count == cookiePath.count || cookiePath.hasSuffix("/")
+            || requestPath.dropFirst(cookiePath.count).hasPrefix("/")
+    }
+
+    private static func response(of result: Result<Response, MoyaError>) -> Response? {
+        switch result {
+        case .success(let response): return response
+        case .failure(let error): return error.response
+        }
+    }
+
+    /// Stores the cookies `response` sets, for the URL it came from (after redirects), with
+    /// that URL as the main document's: what URLSession's default accept policy, "only from the
+    /// main document's domain", allows for a request an app makes itself.
+    private static func store(from response: Response?, requestURL: URL, in storage: HTTPCookieStorage) {
+        guard let httpResponse = response?.response,
+            let fields = httpResponse.allHeaderFields as? [String: String],
+            fields.keys.contains(where: { $0.caseInsensitiveCompare("Set-Cookie") == .orderedSame })
+        else { return }
+        let url = httpResponse.url ?? requestURL
+        let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
+        if !cookies.isEmpty {
+            storage.setCookies(cookies, for: url, mainDocumentURL: url)
+        }
+    }
+}
