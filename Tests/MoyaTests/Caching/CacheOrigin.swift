@@ -106,7 +106,10 @@ extension HTTPCache {
 /// the shared storage would carry the cookies any test's server set for 127.0.0.1 (every port
 /// matches) into these tests' requests.
 func cachingProvider(_ cache: HTTPCache?, plugins: [PluginType] = []) -> MoyaProvider<CacheTarget> {
-    MoyaProvider<CacheTarget>(session: Session(configuration: .init(cache: cache, cookieStorage: nil)), plugins: plugins)
+    MoyaProvider<CacheTarget>(
+        session: Session(configuration: .init(cache: cache, cookieStorage: nil)),
+        plugins: plugins
+    )
 }
 
 extension CacheStatus {
