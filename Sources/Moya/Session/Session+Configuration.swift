@@ -36,8 +36,15 @@ extension Session {
         /// The HTTP versions used. Default: HTTP/2 when the server offers it over TLS.
         public var httpVersion: HTTPClient.Configuration.HTTPVersion
 
-        /// The proxy to use, if any.
+        /// The proxy every request goes through; `nil` (the default) to follow
+        /// `proxyEnvironment`.
         public var proxy: HTTPClient.Configuration.Proxy?
+
+        /// The proxies the environment names (`http_proxy`, `https_proxy`, `no_proxy`...),
+        /// used per request when `proxy` is `nil`, as URLSession and curl use them on Linux:
+        /// read from the process's environment by default. `nil` sends every request directly.
+        /// A session over an `HTTPClient` you give it keeps that client's own proxy.
+        public var proxyEnvironment: ProxyEnvironment?
 
         /// TLS settings: custom trust roots, client certificates, protocol versions. `nil`
         /// means full verification against the system's trust roots.
@@ -98,6 +105,7 @@ extension Session {
             decompression: HTTPClient.Decompression = Session.Configuration.defaultDecompression,
             httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic,
             proxy: HTTPClient.Configuration.Proxy? = nil,
+            proxyEnvironment: ProxyEnvironment? = .fromEnvironment(),
             connectionPool: HTTPClient.Configuration.ConnectionPool = Session.Configuration.defaultConnectionPool,
             tlsConfiguration: TLSConfiguration? = nil,
             serverTrustPolicies: [String: ServerTrustPolicy] = [:],
@@ -123,6 +131,7 @@ extension Session {
             self.decompression = decompression
             self.httpVersion = httpVersion
             self.proxy = proxy
+            self.proxyEnvironment = proxyEnvironment?.isEmpty == false ? proxyEnvironment : nil
             self.connectionPool = connectionPool
         }
 
@@ -191,8 +200,11 @@ extension Session {
                 "\(executable) (\(system) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)) Moya/15.0.3"
         }
 
-        /// The client configuration for every host, or for one pinned host.
-        func makeClientConfiguration(pinnedHost host: String? = nil) -> HTTPClient.Configuration {
+        /// The client configuration for every host, or for one pinned host, through `proxy`.
+        func makeClientConfiguration(
+            pinnedHost host: String? = nil,
+            proxy: HTTPClient.Configuration.Proxy?
+        ) -> HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration(
                 tlsConfiguration: tlsConfiguration,
                 redirectConfiguration: redirectConfiguration,

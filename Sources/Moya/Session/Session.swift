@@ -33,6 +33,9 @@ public final class Session: Sendable {
     /// One client per pinned host, each enforcing that host's trust policy. Always owned.
     private let pinnedRoutes: [String: Route]
 
+    /// The routes through the proxies the environment names, by proxy; empty without any.
+    private let proxiedRoutes: [HTTPClient.Configuration.Proxy: Route]
+
     /// The route of requests to hosts without a pinned client.
     private let defaultRoute: Route
 
@@ -45,11 +48,12 @@ public final class Session: Sendable {
         self.interceptor = interceptor
         self.httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: configuration.makeClientConfiguration()
+            configuration: configuration.makeClientConfiguration(proxy: configuration.proxy)
         )
         self.ownsClient = true
         self.defaultRoute = Route(client: httpClient)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
+        self.proxiedRoutes = Self.makeProxiedRoutes(configuration)
         // The cache's own failures are warned about through this session's logger.
         configuration.cache?.failures.adopt(configuration.logger)
     }
@@ -69,6 +73,8 @@ public final class Session: Sendable {
         self.ownsClient = false
         self.defaultRoute = Route(client: httpClient)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
+        // The client given keeps its own proxy: the environment's are not applied to it.
+        self.proxiedRoutes = [:]
         // The cache's own failures are warned about through this session's logger.
         configuration.cache?.failures.adopt(configuration.logger)
     }
@@ -78,11 +84,33 @@ public final class Session: Sendable {
         for host in configuration.serverTrustPolicies.keys {
             let client = HTTPClient(
                 eventLoopGroupProvider: .singleton,
-                configuration: configuration.makeClientConfiguration(pinnedHost: host)
+                configuration: configuration.makeClientConfiguration(
+                    pinnedHost: host,
+                    proxy: configuration.proxy ?? configuration.proxyEnvironment?.proxy(for: Self.httpsURL(host))
+                )
             )
             routes[host] = Route(client: client)
         }
         return routes
+    }
+
+    /// One client per proxy the environment names, when the configuration names none itself:
+    /// AsyncHTTPClient takes its proxy per client, and `no_proxy` hosts keep the direct one.
+    private static func makeProxiedRoutes(_ configuration: Configuration) -> [HTTPClient.Configuration.Proxy: Route] {
+        guard configuration.proxy == nil, let environment = configuration.proxyEnvironment else { return [:] }
+        var routes: [HTTPClient.Configuration.Proxy: Route] = [:]
+        for proxy in Set([environment.http, environment.https].compactMap { $0 }) {
+            let client = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: configuration.makeClientConfiguration(proxy: proxy)
+            )
+            routes[proxy] = Route(client: client)
+        }
+        return routes
+    }
+
+    private static func httpsURL(_ host: String) -> URL {
+        URL(string: "https://\(host)/") ?? URL(fileURLWithPath: "/")
     }
 
     /// A client, and how the uploads sent through it choose their event loop.
@@ -96,11 +124,18 @@ public final class Session: Sendable {
         }
     }
 
-    /// The route to `url`'s host: its pinned client, the only one that may talk to it, or the
-    /// session's.
+    /// The route to `url`'s host: its pinned client, the only one that may talk to it, else
+    /// the client of the proxy the environment names for it, else the session's.
     func route(for url: URL) -> Route {
-        guard !pinnedRoutes.isEmpty, let host = url.host?.lowercased() else { return defaultRoute }
-        return pinnedRoutes[host] ?? defaultRoute
+        if !pinnedRoutes.isEmpty, let host = url.host?.lowercased(), let pinned = pinnedRoutes[host] {
+            return pinned
+        }
+        if !proxiedRoutes.isEmpty, let proxy = configuration.proxyEnvironment?.proxy(for: url),
+            let proxied = proxiedRoutes[proxy]
+        {
+            return proxied
+        }
+        return defaultRoute
     }
 
     /// The connect timeout `client` was built with, when the session built it: a client it was
@@ -117,12 +152,18 @@ public final class Session: Sendable {
         for route in pinnedRoutes.values {
             route.client.shutdown { _ in }
         }
+        for route in proxiedRoutes.values {
+            route.client.shutdown { _ in }
+        }
     }
 
     /// Shuts the session's own client down, failing requests still in flight.
     public func shutdown() async throws {
         shutDownRequested.withLockedValue { $0 = true }
         for route in pinnedRoutes.values {
+            try await route.client.shutdown()
+        }
+        for route in proxiedRoutes.values {
             try await route.client.shutdown()
         }
         if ownsClient {
