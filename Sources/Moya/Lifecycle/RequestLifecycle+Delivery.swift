@@ -8,7 +8,16 @@ extension RequestLifecycle {
         notifyPlugins: Bool
     ) {
         context.activeRequests?.remove(self)
-        deliver(result, to: subscribers, notifyPlugins: notifyPlugins)
+        // Outside the machine's lock: decoding an error body runs the user's decoder.
+        guard context.mayDecodeErrorBody, context.streaming == nil else {
+            deliver(result, to: subscribers, notifyPlugins: notifyPlugins)
+            return
+        }
+        deliver(
+            ErrorBodyDecoding.apply(to: result, target: context.target),
+            to: subscribers,
+            notifyPlugins: notifyPlugins
+        )
     }
 
     func reportProgress(_ progress: Progress) {

@@ -30,6 +30,9 @@ final class RequestLifecycle: Sendable {
         var policies: RequestPolicies? = nil
         /// For a streamed request (`MoyaProvider.stream`), what sets it apart; `nil` otherwise.
         var streaming: Streaming? = nil
+        /// Whether the target's type may declare an error body (`DecodableErrorTarget`), so
+        /// that the result is looked at for one.
+        var mayDecodeErrorBody = false
     }
 
     /// What sets a streamed request apart: its response is handed over at the head.

@@ -59,7 +59,8 @@ extension MoyaProvider {
             interceptor: interceptor(with: policies),
             activeRequests: activeRequests,
             policies: policies,
-            streaming: streaming
+            streaming: streaming,
+            mayDecodeErrorBody: targetsMayDecodeErrorBodies
         )
     }
 }

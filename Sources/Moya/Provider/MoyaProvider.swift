@@ -69,6 +69,9 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
     /// once, so only a class (whose subclasses may conform) needs a cast for every request.
     let targetsMayHavePolicies: Bool
 
+    /// Whether a target may declare an error body (`DecodableErrorTarget`): known once too.
+    let targetsMayDecodeErrorBodies: Bool
+
     let inflightTable = InflightTable()
 
     let activeRequests = ActiveRequests()
@@ -103,6 +106,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         self.hasAsyncPlugins = plugins.contains { $0 is AsyncPluginType }
         self.interceptorLayers = [session.interceptor, interceptor].compactMap { $0 }
         self.targetsMayHavePolicies = Target.self is RequestPolicies.Type || Target.self is AnyObject.Type
+        self.targetsMayDecodeErrorBodies = ErrorBodyDecoding.mayApply(to: Target.self)
         self.trackInflights = trackInflights
         self.callbackQueue = callbackQueue
         if let cache = session.configuration.cache {
