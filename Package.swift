@@ -11,6 +11,19 @@ let package = Package(
         .library(name: "Moya", targets: ["Moya"]),
         .library(name: "CombineMoya", targets: ["CombineMoya"]),
         .library(name: "MoyaTesting", targets: ["MoyaTesting"]),
+        // Empty modules unless their trait is enabled: a product cannot depend on a trait.
+        .library(name: "RxMoya", targets: ["RxMoya"]),
+        .library(name: "ReactiveMoya", targets: ["ReactiveMoya"]),
+    ],
+    // Both off by default, so that a package using Moya alone never resolves RxSwift or
+    // ReactiveSwift: SwiftPM skips a dependency that only disabled traits use.
+    traits: [
+        .trait(name: "RxMoya", description: "The RxMoya product: Moya's RxSwift extensions (needs RxSwift)."),
+        .trait(
+            name: "ReactiveMoya",
+            description: "The ReactiveMoya product: Moya's ReactiveSwift extensions (needs ReactiveSwift)."
+        ),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -26,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Used only with the traits of the same names (see `traits`).
+        .package(url: "https://github.com/ReactiveX/RxSwift.git", from: "6.0.0"),
+        .package(url: "https://github.com/ReactiveCocoa/ReactiveSwift.git", "6.0.0"..<"8.0.0"),
     ],
     targets: [
         .target(
@@ -51,6 +67,22 @@ let package = Package(
                 "Moya",
                 // Apple's platforms have Combine itself.
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
+            ]
+        ),
+        // `provider.rx`: compiled only with the `RxMoya` trait, an empty module otherwise.
+        .target(
+            name: "RxMoya",
+            dependencies: [
+                "Moya",
+                .product(name: "RxSwift", package: "RxSwift", condition: .when(traits: ["RxMoya"])),
+            ]
+        ),
+        // `provider.reactive`: compiled only with the `ReactiveMoya` trait, an empty module otherwise.
+        .target(
+            name: "ReactiveMoya",
+            dependencies: [
+                "Moya",
+                .product(name: "ReactiveSwift", package: "ReactiveSwift", condition: .when(traits: ["ReactiveMoya"])),
             ]
         ),
         // Record/replay, richer stubs and request assertions for users' own tests.
@@ -148,6 +180,63 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The stubbed API, loopback routes and plugin the reactive extensions' tests share.
+        .target(
+            name: "ReactiveTestSupport",
+            dependencies: [
+                "Moya",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/ReactiveTestSupport"
+        ),
+        // The reactive extensions' tests; their sources are empty without the traits.
+        .testTarget(
+            name: "RxMoyaTests",
+            dependencies: [
+                "RxMoya",
+                "LoopbackServer",
+                "ReactiveTestSupport",
+                "Moya",
+                .product(name: "RxSwift", package: "RxSwift", condition: .when(traits: ["RxMoya"])),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "ReactiveMoyaTests",
+            dependencies: [
+                "ReactiveMoya",
+                "LoopbackServer",
+                "ReactiveTestSupport",
+                "Moya",
+                .product(name: "ReactiveSwift", package: "ReactiveSwift", condition: .when(traits: ["ReactiveMoya"])),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        // Moya 15 RxMoya and ReactiveMoya app code, as `Moya15AppCode` keeps the core's: no
+        // diagnostic in either language mode (the Swift 5 target links to the same folder).
+        .testTarget(
+            name: "Moya15ReactiveAppCode",
+            dependencies: [
+                "RxMoya",
+                "ReactiveMoya",
+                "Moya",
+                .product(name: "RxSwift", package: "RxSwift", condition: .when(traits: ["RxMoya"])),
+                .product(name: "ReactiveSwift", package: "ReactiveSwift", condition: .when(traits: ["ReactiveMoya"])),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
+        ),
+        .testTarget(
+            name: "Moya15ReactiveAppCodeSwift5",
+            dependencies: [
+                "RxMoya",
+                "ReactiveMoya",
+                "Moya",
+                .product(name: "RxSwift", package: "RxSwift", condition: .when(traits: ["RxMoya"])),
+                .product(name: "ReactiveSwift", package: "ReactiveSwift", condition: .when(traits: ["ReactiveMoya"])),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
         ),
         // Moya 15 app code and unit tests, unchanged, which must build without a single
         // diagnostic in both language modes: one folder, compiled twice (the Swift 5 target

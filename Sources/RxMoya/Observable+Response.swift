@@ -1,0 +1,57 @@
+#if RxMoya
+import Foundation
+import Moya
+// RxSwift has no Sendable annotations; these operators only chain synchronous transforms.
+@preconcurrency import RxSwift
+
+extension ObservableType where Element == Response {
+    /// Passes on responses whose status code falls within `statusCodes`, and fails with
+    /// `MoyaError.statusCode` on others.
+    public func filter<R: RangeExpression>(statusCodes: R) -> Observable<Element> where R.Bound == Int {
+        map { try $0.filter(statusCodes: statusCodes) }
+    }
+
+    /// Passes on responses with `statusCode`, and fails with `MoyaError.statusCode` on others.
+    public func filter(statusCode: Int) -> Observable<Element> {
+        map { try $0.filter(statusCode: statusCode) }
+    }
+
+    /// Passes on responses with a status code in 200...299, and fails with
+    /// `MoyaError.statusCode` on others.
+    public func filterSuccessfulStatusCodes() -> Observable<Element> {
+        map { try $0.filterSuccessfulStatusCodes() }
+    }
+
+    /// Passes on responses with a status code in 200...399, and fails with
+    /// `MoyaError.statusCode` on others.
+    public func filterSuccessfulStatusAndRedirectCodes() -> Observable<Element> {
+        map { try $0.filterSuccessfulStatusAndRedirectCodes() }
+    }
+
+    /// Maps each response's data into a JSON object, failing with `MoyaError.jsonMapping`.
+    ///
+    /// - Parameter failsOnEmptyData: Whether empty data is an error; when it is not, it maps to
+    ///   `NSNull()`.
+    public func mapJSON(failsOnEmptyData: Bool = true) -> Observable<Any> {
+        map { try $0.mapJSON(failsOnEmptyData: failsOnEmptyData) }
+    }
+
+    /// Maps each response's data into a string — the whole body, or the string at `keyPath` of
+    /// its JSON — failing with `MoyaError.stringMapping`.
+    public func mapString(atKeyPath keyPath: String? = nil) -> Observable<String> {
+        map { try $0.mapString(atKeyPath: keyPath) }
+    }
+
+    /// Decodes each response's data, or the value at `keyPath` of its JSON, into `type`;
+    /// fails with `MoyaError.jsonMapping` or `MoyaError.objectMapping` as
+    /// `Response.map(_:atKeyPath:using:failsOnEmptyData:)` throws them.
+    public func map<D: Decodable>(
+        _ type: D.Type,
+        atKeyPath keyPath: String? = nil,
+        using decoder: JSONDecoder = JSONDecoder(),
+        failsOnEmptyData: Bool = true
+    ) -> Observable<D> {
+        map { try $0.map(type, atKeyPath: keyPath, using: decoder, failsOnEmptyData: failsOnEmptyData) }
+    }
+}
+#endif

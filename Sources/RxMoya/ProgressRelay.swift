@@ -1,0 +1,66 @@
+#if RxMoya
+import Foundation
+import Moya
+// RxSwift's `AnyObserver` is not annotated for Sendable; see `ProgressRelay` for why sharing
+// it between the callback queue's threads is safe.
+@preconcurrency import RxSwift
+
+/// Passes a request's progress and end to an observer, one event at a time and in the order
+/// Rx requires: progress, at most one completed `ProgressResponse`, then the end.
+///
+/// The provider runs progress blocks and the completion on the callback queue; a concurrent
+/// queue may run two of them at once, which an observer must never see, so every event is
+/// delivered under `lock`. The lock is recursive because an observer may dispose of its
+/// subscription from inside `onNext`, and cancelling may end the request on the same thread.
+///
+/// - Note: `@unchecked Sendable` because its mutable state is read and written under `lock`
+///   only, and the observer is called under it too.
+final class ProgressRelay: @unchecked Sendable {
+    private let lock = NSRecursiveLock()
+    private let observer: AnyObserver<ProgressResponse>
+    /// The last progress seen, carried into events that have none.
+    private var lastProgress: Progress?
+    /// Whether the completed `ProgressResponse` went out: nothing but the end may follow it.
+    private var sentResponse = false
+    /// Whether the sequence ended: nothing may follow.
+    private var ended = false
+
+    init(observer: AnyObserver<ProgressResponse>) {
+        self.observer = observer
+    }
+
+    /// A progress event from the provider; the last one carries the response.
+    func progress(_ event: ProgressResponse) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !ended, !sentResponse else { return }
+        emit(event)
+    }
+
+    /// The request's result: the completed event if the provider sent none, then the end.
+    func end(_ result: Result<Response, MoyaError>) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !ended else { return }
+        switch result {
+        case .success(let response):
+            if !sentResponse {
+                emit(ProgressResponse(response: response))
+            }
+            ended = true
+            observer.onCompleted()
+        case .failure(let error):
+            ended = true
+            observer.onError(error)
+        }
+    }
+
+    /// Sends `event`, with the last known progress when it has none. Called under `lock`.
+    private func emit(_ event: ProgressResponse) {
+        let progress = event.progressObject ?? lastProgress
+        lastProgress = progress
+        sentResponse = event.completed
+        observer.onNext(ProgressResponse(progress: progress, response: event.response))
+    }
+}
+#endif
