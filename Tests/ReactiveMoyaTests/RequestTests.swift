@@ -115,5 +115,19 @@ struct RequestTests {
         #expect(recorder.events.count == 1)
         #expect(recorder.interrupted)
     }
+
+    @Test func theProducerKeepsTheProviderAliveUntilTheRequestEnds() async {
+        weak var weakProvider: MoyaProvider<StubAPI>?
+        let producer: SignalProducer<Moya.Response, MoyaError> = {
+            let provider = stubProvider(MoyaProvider.delayedStub(0.01))
+            weakProvider = provider
+            return provider.reactive.request(.zen)
+        }()
+
+        // The caller dropped the provider; a released provider would cancel its requests.
+        #expect(weakProvider != nil)
+        let recorder = await producer.record()
+        #expect(recorder.values.map(\.statusCode) == [200])
+    }
 }
 #endif

@@ -5,12 +5,18 @@ import NIOConcurrencyHelpers
 
 /// A target on a server whose address is known at run time.
 public struct LocalTarget: TargetType {
+    /// The server's address.
     public var baseURL: URL
+    /// One of `LoopbackRoutes`'s paths.
     public var path: String
+    /// Every route answers `GET`.
     public var method: Moya.Method { .get }
+    /// No body, no parameters.
     public var task: Moya.Task { .requestPlain }
+    /// No headers of its own.
     public var headers: [String: String]? { nil }
 
+    /// A target for `path` on the server at `baseURL`.
     public init(baseURL: URL, path: String) {
         self.baseURL = baseURL
         self.path = path
@@ -31,6 +37,7 @@ public struct LoopbackRoutes: Sendable {
     private let arrivals: AsyncStream<Void>.Continuation?
     private let release: AsyncStream<Void>?
 
+    /// Routes whose `/stall` reports to `arrivals` and waits for `release` to finish.
     public init(arrivals: AsyncStream<Void>.Continuation? = nil, release: AsyncStream<Void>? = nil) {
         self.arrivals = arrivals
         self.release = release

@@ -11,6 +11,7 @@ public final class RequestCounter: PluginType, @unchecked Sendable {
     private var results: [Result<Response, MoyaError>] = []
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
+    /// A counter that has seen nothing yet.
     public init() {}
 
     /// How many requests the provider sent.
@@ -19,10 +20,12 @@ public final class RequestCounter: PluginType, @unchecked Sendable {
     /// The results the provider received, in order.
     public var receivedResults: [Result<Response, MoyaError>] { lock.withLock { results } }
 
+    /// Counts a request sent.
     public func willSend(_ request: RequestType, target: TargetType) {
         lock.withLock { sent += 1 }
     }
 
+    /// Records a result and wakes the tests waiting for it.
     public func didReceive(_ result: Result<Response, MoyaError>, target: TargetType) {
         let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
             results.append(result)

@@ -3,14 +3,21 @@ import Moya
 
 /// A stubbed API: each target answers its sample data with its own status code.
 public enum StubAPI: TargetType {
+    /// Text, status 200.
     case zen
+    /// A user's JSON nested under `data.user`, and a `message`.
     case user
+    /// Text, with the given status code.
     case status(Int)
+    /// No body.
     case empty
+    /// JSON with a snake-case key.
     case snakeCase
 
-    public var baseURL: URL { URL(string: "https://api.example.test")! }
+    /// A host that is never reached: every request is stubbed.
+    public var baseURL: URL { URL(string: "https://api.example.test") ?? URL(fileURLWithPath: "/") }
 
+    /// One path per case.
     public var path: String {
         switch self {
         case .zen: return "/zen"
@@ -21,12 +28,16 @@ public enum StubAPI: TargetType {
         }
     }
 
+    /// Every case is a `GET`.
     public var method: Moya.Method { .get }
 
+    /// No body, no parameters.
     public var task: Moya.Task { .requestPlain }
 
+    /// No headers of its own.
     public var headers: [String: String]? { nil }
 
+    /// The body its stub answers with.
     public var sampleData: Data {
         switch self {
         case .zen, .status: return Data("Half measures are as bad as nothing at all.".utf8)
@@ -45,9 +56,12 @@ public enum StubAPI: TargetType {
 
 /// The decoded user of `StubAPI.user` and of the loopback server's `/users/:name`.
 public struct User: Decodable, Equatable, Sendable {
+    /// The user's name.
     public let login: String
+    /// The user's number.
     public let id: Int
 
+    /// A user, to compare with a decoded one.
     public init(login: String, id: Int) {
         self.login = login
         self.id = id

@@ -110,5 +110,19 @@ struct RequestTests {
         #expect(error.isCancellation)
         #expect(recorder.events.isEmpty)
     }
+
+    @Test func theSingleKeepsTheProviderAliveUntilTheRequestEnds() async {
+        weak var weakProvider: MoyaProvider<StubAPI>?
+        let single: Single<Moya.Response> = {
+            let provider = stubProvider(MoyaProvider.delayedStub(0.01))
+            weakProvider = provider
+            return provider.rx.request(.zen)
+        }()
+
+        // The caller dropped the provider; a released provider would cancel its requests.
+        #expect(weakProvider != nil)
+        let recorder = await single.record()
+        #expect(recorder.values.map(\.statusCode) == [200])
+    }
 }
 #endif
