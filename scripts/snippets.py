@@ -442,7 +442,7 @@ def generate(root, out):
     write_if_changed(out / "Package.swift", manifest(root, out, targets))
     resolved = root / "Package.resolved"
     if resolved.exists() and not (out / "Package.resolved").exists():
-        (out / "Package.resolved").write_text(resolved.read_text(encoding="utf-8"), encoding="utf-8")
+        (out / "Package.resolved").write_text(portable_pins(resolved.read_text(encoding="utf-8")), encoding="utf-8")
     summary = {"compiled": compiled, "not_compiled": skipped, "targets": sorted(targets)}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print("%d ```swift blocks in %d documents: %d to compile (%d targets), %d marked not compiled"
@@ -468,6 +468,22 @@ EXTERNAL_MODULES = {
     "Crypto": ("swift-crypto", "https://github.com/apple/swift-crypto.git"),
     "OpenCombine": ("OpenCombine", "https://github.com/OpenCombine/OpenCombine.git"),
 }
+
+
+def portable_pins(text):
+    """The root's Package.resolved without the pins a mirror made (a local copy of RxSwift for the
+    RxMoya trait, say): SwiftPM writes those with the original URL as a local path, which it then
+    refuses to read in another package. The scratch package never uses them."""
+    try:
+        resolved = json.loads(text)
+    except ValueError:
+        return text
+    pins = resolved.get("pins")
+    if not isinstance(pins, list):
+        return text
+    resolved["pins"] = [p for p in pins
+                        if not (p.get("kind") == "localSourceControl" and "://" in p.get("location", ""))]
+    return json.dumps(resolved, indent=2) + "\n"
 
 
 def manifest(root, out, targets):
