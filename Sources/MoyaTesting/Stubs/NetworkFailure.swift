@@ -31,7 +31,8 @@ public enum NetworkFailure: Sendable, Equatable, CaseIterable {
         }
     }
 
-    private var message: String {
+    /// The description the network path gives the failure; also the one ``NetworkBehavior`` gives it.
+    var message: String {
         switch self {
         case .timedOut: return "The request timed out."
         case .connectionLost: return "The connection was lost."
