@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the DocC catalogues of Moya, CombineMoya and MoyaTesting with warnings as errors, as
+# CI does; the archives go to .build-docs/<Target>.doccarchive.
+#
+# Not through swift-docc-plugin (`swift package generate-documentation`): the symbol graph
+# extraction SwiftPM offers plugins, like `swift package dump-symbol-graph`, resolves the
+# dependencies of every trait, and the RxMoya and ReactiveMoya traits' RxSwift and
+# ReactiveSwift cannot be fetched on a machine without network. The compiler emits the symbol
+# graphs during an ordinary build instead, which resolves only what the enabled traits use.
+# The build has its own scratch folder, since the extra compiler flags would rebuild .build.
+#
+# Usage: scripts/build-docs.sh [TARGET ...]    (default: Moya CombineMoya MoyaTesting)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+targets=("$@")
+if [[ ${#targets[@]} -eq 0 ]]; then
+    targets=(Moya CombineMoya MoyaTesting)
+fi
+scratch=.build-docs
+graphs=$PWD/$scratch/symbol-graphs
+rm -rf "$graphs"
+mkdir -p "$graphs"
+
+for target in "${targets[@]}"; do
+    swift build --scratch-path "$scratch" --target "$target" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
+        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
+done
+
+for target in "${targets[@]}"; do
+    # The target's own graph and its extensions of other modules' types, nothing else.
+    own=$scratch/graphs-$target
+    rm -rf "$own"
+    mkdir -p "$own"
+    cp "$graphs/$target.symbols.json" "$own/"
+    find "$graphs" -maxdepth 1 -name "$target@*.symbols.json" -exec cp {} "$own/" \;
+    docc convert "Sources/$target/$target.docc" \
+        --additional-symbol-graph-dir "$own" \
+        --fallback-display-name "$target" \
+        --fallback-bundle-identifier "$target" \
+        --output-path "$scratch/$target.doccarchive" \
+        --warnings-as-errors
+done
+echo "build-docs: ${targets[*]} built without a warning"
