@@ -45,6 +45,20 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
 
     private let head: HeadStorage
 
+    /// The values of the header field `name`, one per field line as received when the head has
+    /// not been built into an `HTTPURLResponse` (without building it: see `Head`), else the
+    /// built response's joined value.
+    func headerValues(named name: String) -> [String] {
+        withHead { head in
+            switch head {
+            case .built(let response):
+                return response?.value(forHTTPHeaderField: name).map { [$0] } ?? []
+            case .received(let received, _):
+                return received.headers[name]
+            }
+        }
+    }
+
     /// Runs `body` on the head: under the lock when it may change.
     private func withHead<T>(_ body: (inout Head) -> T) -> T {
         switch head {

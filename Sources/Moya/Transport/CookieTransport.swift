@@ -35,12 +35,7 @@ struct CookieTransport: Transport {
         }
         var storing = events
         storing.head = { [storage] result in
-            let head: Response?
-            switch result {
-            case .success(let opened): head = opened.head
-            case .failure(let error): head = error.response
-            }
-            Self.store(from: head, requestURL: url, in: storage)
+            Self.store(from: Self.response(of: result.map(\.head)), requestURL: url, in: storage)
             events.head(result)
         }
         return base.open(withCookies(exchange, for: url), events: storing)
@@ -89,13 +84,15 @@ struct CookieTransport: Transport {
     /// Stores the cookies `response` sets, for the URL it came from (after redirects), with
     /// that URL as the main document's: what URLSession's default accept policy, "only from the
     /// main document's domain", allows for a request an app makes itself.
+    ///
+    /// Reads the raw head: building the `HTTPURLResponse` of every response to look for a
+    /// `Set-Cookie` would cost more than the rest of the request's handling on Linux.
     private static func store(from response: Response?, requestURL: URL, in storage: HTTPCookieStorage) {
-        guard let httpResponse = response?.response,
-            let fields = httpResponse.allHeaderFields as? [String: String],
-            fields.keys.contains(where: { $0.caseInsensitiveCompare("Set-Cookie") == .orderedSame })
-        else { return }
-        let url = httpResponse.url ?? requestURL
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
+        guard let response else { return }
+        let fields = response.headerValues(named: "Set-Cookie")
+        guard !fields.isEmpty else { return }
+        let url = response.response?.url ?? requestURL
+        let cookies = fields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
         if !cookies.isEmpty {
             storage.setCookies(cookies, for: url, mainDocumentURL: url)
         }
