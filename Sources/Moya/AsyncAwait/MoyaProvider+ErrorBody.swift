@@ -67,17 +67,13 @@ extension MoyaProvider {
     /// `error` as the typed failure: its error body, decoded by the target's declaration or
     /// here from a refused status's body, else the error itself.
     private static func errorBodyFailure<Body>(_ error: MoyaError, as type: Body.Type) -> ErrorBodyFailure<Body> {
+        var error = error
+        if case .underlying(MoyaError.statusCode(let response), _) = error {
+            error = ErrorBodyDecoding.decode(Body.self, from: response, using: JSONDecoder())
+        }
         if case .underlying(let underlying as ErrorBodyResponse<Body>, _) = error {
             return .errorBody(underlying.body, underlying.response)
         }
-        guard error.undecodableErrorBody == nil,
-            case .underlying(MoyaError.statusCode(let response), _) = error
-        else { return .moya(error) }
-        do {
-            return .errorBody(try JSONDecoder().decode(Body.self, from: response.data), response)
-        } catch {
-            let failure = UndecodableErrorBody(response: response, bodyType: "\(Body.self)", decodingError: error)
-            return .moya(.underlying(failure, response))
-        }
+        return .moya(error)
     }
 }

@@ -49,13 +49,7 @@ extension DecodableErrorTarget {
     /// The failure `response` stands for, or `nil` when its status carries no error body.
     func errorBodyFailure(for response: Response) -> MoyaError? {
         guard hasErrorBody(statusCode: response.statusCode) else { return nil }
-        do {
-            let body = try errorBodyDecoder.decode(ErrorBody.self, from: response.data)
-            return .underlying(ErrorBodyResponse(body: body, response: response), response)
-        } catch {
-            let failure = UndecodableErrorBody(response: response, bodyType: "\(ErrorBody.self)", decodingError: error)
-            return .underlying(failure, response)
-        }
+        return ErrorBodyDecoding.decode(ErrorBody.self, from: response, using: errorBodyDecoder)
     }
 }
 
@@ -65,6 +59,22 @@ enum ErrorBodyDecoding {
     /// that other targets pay for no cast per request. A `MultiTarget` or a class may.
     static func mayApply(to type: TargetType.Type) -> Bool {
         type is any DecodableErrorTarget.Type || type is MultiTarget.Type || type is AnyObject.Type
+    }
+
+    /// The failure `response` stands for: its body decoded as `Body`, or, when it does not
+    /// decode, the status failure with the raw body and the decoding error.
+    static func decode<Body: Decodable & Sendable>(
+        _ type: Body.Type,
+        from response: Response,
+        using decoder: JSONDecoder
+    ) -> MoyaError {
+        do {
+            let body = try decoder.decode(Body.self, from: response.data)
+            return .underlying(ErrorBodyResponse(body: body, response: response), response)
+        } catch {
+            let failure = UndecodableErrorBody(response: response, bodyType: "\(Body.self)", decodingError: error)
+            return .underlying(failure, response)
+        }
     }
 
     /// `result`, or the failure its response stands for when `target` declares an error body
