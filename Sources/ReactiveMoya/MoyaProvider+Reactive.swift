@@ -81,4 +81,15 @@ extension Reactive where Base: MoyaProviderType {
         }
     }
 }
+
+extension ProgressRelay {
+    /// A relay to a signal's observer.
+    convenience init(observer: Signal<ProgressResponse, MoyaError>.Observer) {
+        self.init(
+            value: { observer.send(value: $0) },
+            completed: { observer.sendCompleted() },
+            failed: { observer.send(error: $0) }
+        )
+    }
+}
 #endif

@@ -73,4 +73,15 @@ extension Reactive where Base: MoyaProviderType {
         }
     }
 }
+
+extension ProgressRelay {
+    /// A relay to an Rx observer.
+    convenience init(observer: AnyObserver<ProgressResponse>) {
+        self.init(
+            value: { observer.onNext($0) },
+            completed: { observer.onCompleted() },
+            failed: { observer.onError($0) }
+        )
+    }
+}
 #endif

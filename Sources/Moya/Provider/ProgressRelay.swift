@@ -1,24 +1,25 @@
-#if ReactiveMoya
 import Foundation
-import Moya
-// ReactiveSwift's `Signal.Observer` is not annotated for Sendable, though it is safe to call
-// from any thread: a signal serializes its events.
-@preconcurrency import ReactiveSwift
 
-/// Passes a request's progress and end to an observer in the order a `ProgressResponse`
-/// stream promises: progress, at most one completed `ProgressResponse`, then the end.
+/// Passes a request's progress and end to a reactive observer, one event at a time and in the
+/// order a `ProgressResponse` sequence promises: progress, at most one completed
+/// `ProgressResponse`, then the end. `RxMoya` and `ReactiveMoya` share it (hence `package`),
+/// each handing over its observer's three calls.
 ///
 /// The provider runs progress blocks and the completion on the callback queue; a concurrent
-/// queue may run two of them at once. The signal would serialize them, but this type's own
+/// queue may run two of them at once, which an observer must never see, and this type's own
 /// state (the last progress, whether the response went out) must be read and written with the
-/// event it decides, so both happen under `lock`. The lock is recursive because an observer may
-/// interrupt from inside a value event, and cancelling may end the request on the same thread.
+/// event it decides: both happen under `lock`. The lock is recursive because an observer may
+/// dispose of its subscription from inside a value event, and cancelling may end the request
+/// on the same thread.
 ///
 /// - Note: `@unchecked Sendable` because its mutable state is read and written under `lock`
-///   only, and the observer is called under it too.
-final class ProgressRelay: @unchecked Sendable {
+///   only, and the observer's calls, which RxSwift and ReactiveSwift do not annotate, are made
+///   under it too.
+package final class ProgressRelay: @unchecked Sendable {
     private let lock = NSRecursiveLock()
-    private let observer: Signal<ProgressResponse, MoyaError>.Observer
+    private let sendValue: (ProgressResponse) -> Void
+    private let sendCompleted: () -> Void
+    private let sendFailure: (MoyaError) -> Void
     /// The last progress seen, carried into events that have none.
     private var lastProgress: Progress?
     /// Whether the completed `ProgressResponse` went out: nothing but the end may follow it.
@@ -26,12 +27,19 @@ final class ProgressRelay: @unchecked Sendable {
     /// Whether the sequence ended: nothing may follow.
     private var ended = false
 
-    init(observer: Signal<ProgressResponse, MoyaError>.Observer) {
-        self.observer = observer
+    /// A relay to an observer's value, completion and failure events.
+    package init(
+        value: @escaping (ProgressResponse) -> Void,
+        completed: @escaping () -> Void,
+        failed: @escaping (MoyaError) -> Void
+    ) {
+        self.sendValue = value
+        self.sendCompleted = completed
+        self.sendFailure = failed
     }
 
     /// A progress event from the provider; the last one carries the response.
-    func progress(_ event: ProgressResponse) {
+    package func progress(_ event: ProgressResponse) {
         lock.lock()
         defer { lock.unlock() }
         guard !ended, !sentResponse else { return }
@@ -39,7 +47,7 @@ final class ProgressRelay: @unchecked Sendable {
     }
 
     /// The request's result: the completed event if the provider sent none, then the end.
-    func end(_ result: Result<Response, MoyaError>) {
+    package func end(_ result: Result<Response, MoyaError>) {
         lock.lock()
         defer { lock.unlock() }
         guard !ended else { return }
@@ -49,10 +57,10 @@ final class ProgressRelay: @unchecked Sendable {
                 emit(ProgressResponse(response: response))
             }
             ended = true
-            observer.sendCompleted()
+            sendCompleted()
         case .failure(let error):
             ended = true
-            observer.send(error: error)
+            sendFailure(error)
         }
     }
 
@@ -61,7 +69,6 @@ final class ProgressRelay: @unchecked Sendable {
         let progress = event.progressObject ?? lastProgress
         lastProgress = progress
         sentResponse = event.completed
-        observer.send(value: ProgressResponse(progress: progress, response: event.response))
+        sendValue(ProgressResponse(progress: progress, response: event.response))
     }
 }
-#endif
