@@ -104,7 +104,7 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         self.cacheStatus = cacheStatus
     }
 
-    private init(copying other: Response, cacheStatus: CacheStatus) {
+    private init(copying other: Response, cacheStatus: CacheStatus, fileURL: URL?) {
         statusCode = other.statusCode
         data = other.data
         request = other.request
@@ -114,13 +114,18 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         case .lazy(let lock):
             head = .lazy(InlineLock(lock.withLockedValue { $0 }))
         }
-        fileURL = other.fileURL
+        self.fileURL = fileURL
         self.cacheStatus = cacheStatus
     }
 
     /// The same response, with another cache status.
     func with(cacheStatus: CacheStatus) -> Response {
-        Response(copying: self, cacheStatus: cacheStatus)
+        Response(copying: self, cacheStatus: cacheStatus, fileURL: fileURL)
+    }
+
+    /// The same response, saying where its body was saved (a resumable download's file).
+    func with(fileURL: URL) -> Response {
+        Response(copying: self, cacheStatus: cacheStatus, fileURL: fileURL)
     }
 
     /// The head as received, for the cache to store: status, header fields and final URL.
