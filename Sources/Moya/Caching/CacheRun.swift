@@ -1,15 +1,17 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOHTTP1
 
-/// One request through `CachingTransport`: performs what the cache rules decide, with the
-/// cancellation and completion rules of its `StateMachine`. It is also the request's handle.
-final class CacheRun: TransportHandle {
+/// One request through `CachingTransport`: performs what the cache rules decide.
+///
+/// Its steps run one after another (cache work, perhaps the network, cache work again), so the
+/// completion is called once by construction. A cancel reaches the base transport through the
+/// exchange's cancellation, which the base answers with its cancelled error; between two steps
+/// of cache work, the run checks the cancellation and stops there.
+struct CacheRun: Sendable {
     private let transport: CachingTransport
     private let exchange: Exchange
     private let events: TransportEvents
     private let url: URL
-    private let state = NIOLockedValueBox(State())
 
     private var cache: HTTPCache { transport.cache }
 
@@ -18,18 +20,6 @@ final class CacheRun: TransportHandle {
         self.exchange = exchange
         self.events = events
         self.url = url
-    }
-
-    func cancel(then stopped: @escaping @Sendable () -> Void) {
-        let (action, stoppedAlready) = state.withLockedValue { state in
-            (state.machine.cancel(), state.stopSignal.whenStopped(stopped))
-        }
-        if stoppedAlready {
-            stopped()
-        }
-        if case .cancelBase(let handle) = action {
-            handle.cancel(then: { [self] in stop() })
-        }
     }
 
     // MARK: Unsafe methods
@@ -70,8 +60,8 @@ final class CacheRun: TransportHandle {
             let stored = cache.store.entry(for: key).flatMap { entry in
                 entry.variant.matches(request, sessionHeaders: transport.sessionHeaders) ? entry : nil
             }
-            guard state.withLockedValue({ $0.machine.mayContinue }) else {
-                stop()
+            guard !exchange.cancellation.isCancelled else {
+                complete(.failure(Session.cancelledError(url: url)))
                 return
             }
             let decision = CacheDecision.decide(
@@ -216,40 +206,23 @@ final class CacheRun: TransportHandle {
 
     // MARK: Steps
 
-    /// Hands `exchange` to the base transport; its answer is taken in for `purpose` unless the
-    /// run is cancelled first. The purpose waits in the run's state, so that the completion
-    /// handed down refers to the run alone.
+    /// Hands `exchange` to the base transport; its answer is taken in for `purpose`.
     private func send(_ exchange: Exchange, for purpose: Purpose) {
-        let sending = state.withLockedValue { state in
-            guard state.machine.willSend() else { return false }
-            state.purpose = purpose
-            return true
-        }
-        guard sending else {
-            stop()
+        guard !exchange.cancellation.isCancelled else {
+            complete(.failure(Session.cancelledError(url: url)))
             return
         }
         let baseEvents = TransportEvents(
             wantsProgress: events.wantsProgress,
             progress: events.progress,
-            completion: { [self] result in answer(result) }
+            completion: { [self] result in answer(result, for: purpose) }
         )
-        let handle = transport.base.send(exchange, events: baseEvents)
-        if state.withLockedValue({ $0.machine.sendReturned(handle) }) {
-            handle.cancel(then: { [self] in stop() })
-        }
+        transport.base.send(exchange, events: baseEvents)
     }
 
-    /// The base transport answered the request in flight.
-    private func answer(_ result: Result<Response, MoyaError>) {
-        let purpose = state.withLockedValue { state -> Purpose? in
-            guard state.machine.networkFinished() else { return nil }
-            defer { state.purpose = nil }
-            return state.purpose
-        }
+    /// The base transport answered the request sent for `purpose`.
+    private func answer(_ result: Result<Response, MoyaError>, for purpose: Purpose) {
         switch purpose {
-        case nil:
-            break
         case .invalidation:
             invalidated(by: result)
         case let .fetch(key, stored, validating, requestTime):
@@ -257,19 +230,9 @@ final class CacheRun: TransportHandle {
         }
     }
 
-    /// Ends the run: the completion, unless it was cancelled.
+    /// Ends the run.
     private func complete(_ result: Result<Response, MoyaError>) {
-        if state.withLockedValue({ $0.machine.finish() }) {
-            events.completion(result)
-        }
-        stop()
-    }
-
-    /// The run's work has wound down: whoever waits for that hears it.
-    private func stop() {
-        for callback in state.withLockedValue({ $0.stopSignal.stop() }) {
-            callback()
-        }
+        events.completion(result)
     }
 
     /// A body served from the cache arrives whole: one report, as a transfer's last.

@@ -3,9 +3,10 @@ extension CachingTransport {
     /// stored, and never answered from what is stored. A stream requested with an unsafe method
     /// (a `POST` answered with events, say) still removes what is stored for its URL once its
     /// head succeeds, as every unsafe request does (RFC 9111 4.4).
-    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
+    func open(_ exchange: Exchange, events: StreamEvents) {
         guard case .invalidate(let url) = Route(exchange, policy: policy) else {
-            return base.open(exchange, events: events)
+            base.open(exchange, events: events)
+            return
         }
         var invalidating = events
         invalidating.head = { [cache] result in
@@ -21,6 +22,6 @@ extension CachingTransport {
                 events.head(result)
             }
         }
-        return base.open(exchange, events: invalidating)
+        base.open(exchange, events: invalidating)
     }
 }

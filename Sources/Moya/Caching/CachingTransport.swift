@@ -25,18 +25,14 @@ struct CachingTransport: Transport {
         )
     }
 
-    func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
+    func send(_ exchange: Exchange, events: TransportEvents) {
         switch Route(exchange, policy: policy) {
         case .bypass:
-            return base.send(exchange, events: events)
+            base.send(exchange, events: events)
         case .invalidate(let url):
-            let run = CacheRun(transport: self, exchange: exchange, events: events, url: url)
-            run.sendInvalidating()
-            return run
+            CacheRun(transport: self, exchange: exchange, events: events, url: url).sendInvalidating()
         case .lookUp(let key, let url):
-            let run = CacheRun(transport: self, exchange: exchange, events: events, url: url)
-            run.lookUp(key)
-            return run
+            CacheRun(transport: self, exchange: exchange, events: events, url: url).lookUp(key)
         }
     }
 

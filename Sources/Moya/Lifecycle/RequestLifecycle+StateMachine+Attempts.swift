@@ -16,25 +16,6 @@ extension RequestLifecycle.StateMachine {
         }
     }
 
-    /// The transport started the attempt. Returns the handle back when it must be stopped at
-    /// once, with the subscriber to deliver the cancel to once it has.
-    mutating func transportStarted(
-        _ handle: TransportHandle,
-        step: Int
-    ) -> (handle: TransportHandle, subscriber: Subscriber)? {
-        guard step == self.step else { return nil }
-        switch phase {
-        case .sending(let attempt, nil):
-            phase = .sending(attempt, handle)
-            return nil
-        case .cancellingTransport(let subscriber):
-            phase = .finished
-            return (handle, subscriber)
-        default:
-            return nil
-        }
-    }
-
     /// The transport answered the attempt. `body`, for a streamed request, is what is left to
     /// read of the response whose head `result` carries.
     mutating func sent(_ result: Result<Response, MoyaError>, body: ResponseChunks? = nil, step: Int) -> Action {
@@ -49,7 +30,7 @@ extension RequestLifecycle.StateMachine {
                 .decide(sent: attempt.request, interceptor, attempt: attempt.number, result: result, step: $0)
             }
         case .cancellingTransport(let subscriber):
-            // The transport answered before its handle arrived: it has stopped by itself.
+            // The cancelled transport has wound down: its answer, whatever it is, is dropped.
             phase = .finished
             return .finish(.failure(.cancelled), Subscribers(subscriber), notifyPlugins: announced)
         default:
@@ -118,7 +99,10 @@ extension RequestLifecycle.StateMachine {
 
     private mutating func send(_ attempt: Attempt) -> Action {
         let deadline = self.deadline
-        return move(to: .sending(attempt, nil)) { .send(attempt.request, deadline: deadline, step: $0) }
+        let cancellation = TransportCancellation()
+        return move(to: .sending(attempt, cancellation)) {
+            .send(attempt.request, deadline: deadline, cancellation, step: $0)
+        }
     }
 
     // MARK: Cancelling and finishing
@@ -133,12 +117,9 @@ extension RequestLifecycle.StateMachine {
         case .finished, .cancellingTransport, .streaming:
             // A subscriber is never left once the request finished; kept for completeness.
             return .none
-        case .sending(_, nil):
+        case .sending(_, let cancellation):
             phase = .cancellingTransport(subscriber)
-            return .awaitTransport
-        case .sending(_, .some(let handle)):
-            phase = .finished
-            return .cancelTransport(subscriber, handle, notifyPlugins: notifyPlugins)
+            return .cancelTransport(cancellation)
         case .building, .announcing:
             work = nil
         case .preparing(let task), .adapting(_, let task), .deciding(_, _, let task), .waitingToRetry(_, let task):

@@ -24,10 +24,11 @@ extension RequestLifecycle {
             case announcing
             /// The interceptor adapts the attempt's request in the stored task.
             case adapting(Attempt, Work?)
-            /// The transport carries the attempt; its handle arrives once it has started.
-            case sending(Attempt, TransportHandle?)
-            /// Cancelled before the transport's handle arrived: the cancel is delivered once the
-            /// transport can be told to stop, or once it has answered.
+            /// The transport carries the attempt, which the cancellation stops.
+            case sending(Attempt, TransportCancellation)
+            /// The attempt was cancelled: the cancel is delivered to the subscriber once the
+            /// transport has wound down and answered, as URLSession does, so that no caller
+            /// finds a half-written download or an open connection after it.
             case cancellingTransport(Subscriber)
             /// The interceptor decides, in the stored task, whether the attempt is tried again.
             case deciding(Attempt, Result<Response, MoyaError>, Work?)
@@ -72,8 +73,8 @@ extension RequestLifecycle {
             case announce(URLRequest, step: Int)
             /// Adapt the request for an attempt with the interceptor.
             case adapt(URLRequest, RequestInterceptor, attempt: Int, step: Int)
-            /// Send the request with the transport.
-            case send(URLRequest, deadline: NIODeadline?, step: Int)
+            /// Send the request with the transport; the cancellation stops it.
+            case send(URLRequest, deadline: NIODeadline?, TransportCancellation, step: Int)
             /// Ask the interceptor whether to try again.
             case decide(
                 sent: URLRequest,
@@ -102,13 +103,9 @@ extension RequestLifecycle {
             /// The last subscriber left: the request is over. Deliver the cancelled error now,
             /// after cancelling the work in progress, if any.
             case cancelRequest(Subscriber, Work?, notifyPlugins: Bool)
-            /// The last subscriber left: deliver the cancelled error once this transport has
-            /// stopped, as URLSession does, so that no caller finds a half-written download or
-            /// an open connection after it.
-            case cancelTransport(Subscriber, TransportHandle, notifyPlugins: Bool)
-            /// The last subscriber left while the transport was starting: the cancel is
-            /// delivered when its handle or its answer arrives.
-            case awaitTransport
+            /// The last subscriber left while the transport carried the attempt: cancel it; the
+            /// cancel is delivered once the transport answers (see `Phase.cancellingTransport`).
+            case cancelTransport(TransportCancellation)
         }
 
         // The state is changed only by the machine's own methods, which live in this file and
@@ -157,10 +154,11 @@ extension RequestLifecycle {
             return releasedBodies
         }
 
-        /// Whether the request is over for its callers (a handed-over stream's body aside).
+        /// Whether the request is over for its callers (a handed-over stream's body aside): no
+        /// caller joins a request being cancelled either.
         var isFinished: Bool {
             switch phase {
-            case .finished, .streaming: true
+            case .finished, .streaming, .cancellingTransport: true
             default: false
             }
         }

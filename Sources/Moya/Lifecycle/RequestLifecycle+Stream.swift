@@ -53,10 +53,9 @@ extension RequestLifecycle {
                 perform(withMachine { $0.streamEnded(termination, step: step) })
             }
         )
-        let handle = withRequestContext {
+        withRequestContext {
             transport.open(exchange, events: events)
         }
-        transportStarted(handle, step: step)
     }
 
     /// The head arrived, or the attempt failed before it. The interceptor's retrier sees the

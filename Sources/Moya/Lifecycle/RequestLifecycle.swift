@@ -142,7 +142,7 @@ final class RequestLifecycle: Sendable {
     @discardableResult
     func cancel(subscriber id: Int) -> StateMachine.Work? {
         switch withMachine({ $0.cancel(subscriber: id) }) {
-        case .none, .awaitTransport:
+        case .none:
             return nil
         case .detach(let subscriber):
             deliver(.failure(.cancelled), to: StateMachine.Subscribers(subscriber), notifyPlugins: false)
@@ -153,8 +153,9 @@ final class RequestLifecycle: Sendable {
             work?.cancel()
             finish(.failure(.cancelled), to: StateMachine.Subscribers(subscriber), notifyPlugins: notifyPlugins)
             return work
-        case let .cancelTransport(subscriber, handle, notifyPlugins):
-            stop(handle, thenDeliverTo: subscriber, notifyPlugins: notifyPlugins)
+        case .cancelTransport(let cancellation):
+            // The transport answers once it has wound down; the machine then delivers the cancel.
+            cancellation.cancel()
             return nil
         }
     }
@@ -182,8 +183,8 @@ final class RequestLifecycle: Sendable {
                 let checked = adapted.flatMap(Self.checkingHeaders)
                 return { $0.adapted(checked, step: step) }
             }
-        case let .send(request, deadline, step):
-            send(request, deadline: deadline, step: step)
+        case let .send(request, deadline, cancellation, step):
+            send(request, deadline: deadline, cancellation: cancellation, step: step)
         case let .decide(sent, interceptor, attempt, result, step):
             let target = UserValue(context.target)
             startWork(step: step) {
@@ -224,8 +225,13 @@ final class RequestLifecycle: Sendable {
         }
     }
 
-    private func send(_ request: URLRequest, deadline: NIODeadline?, step: Int) {
-        let exchange = Exchange(request: request, endpoint: context.endpoint, deadline: deadline)
+    private func send(_ request: URLRequest, deadline: NIODeadline?, cancellation: TransportCancellation, step: Int) {
+        let exchange = Exchange(
+            request: request,
+            endpoint: context.endpoint,
+            deadline: deadline,
+            cancellation: cancellation
+        )
         guard context.streaming == nil else {
             open(exchange, step: step)
             return
@@ -238,25 +244,8 @@ final class RequestLifecycle: Sendable {
             }
         )
         // The transport's work inherits the context, so its logs carry the request's id.
-        let handle = withRequestContext {
+        withRequestContext {
             transport.send(exchange, events: events)
-        }
-        transportStarted(handle, step: step)
-    }
-
-    /// Records the transport's handle, or stops it at once if the request was cancelled while
-    /// it started.
-    func transportStarted(_ handle: TransportHandle, step: Int) {
-        if let late = withMachine({ $0.transportStarted(handle, step: step) }) {
-            stop(late.handle, thenDeliverTo: late.subscriber, notifyPlugins: true)
-        }
-    }
-
-    /// Stops the transport, and delivers the cancel once it has wound down.
-    private func stop(_ handle: TransportHandle, thenDeliverTo subscriber: StateMachine.Subscriber, notifyPlugins: Bool)
-    {
-        handle.cancel { [self] in
-            finish(.failure(.cancelled), to: StateMachine.Subscribers(subscriber), notifyPlugins: notifyPlugins)
         }
     }
 }

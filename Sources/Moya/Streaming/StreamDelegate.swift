@@ -9,15 +9,13 @@ import NIOHTTP1
 /// each body part to the reader through a `ChunkChannel`, holding the connection back (by not
 /// completing the part's future) while the reader is busy.
 ///
-/// Delegate calls arrive on the request's event loop; `track`, `ended` and the channel's
-/// termination come from other threads, hence the lock.
+/// Delegate calls arrive on the request's event loop; `ended` and the channel's termination
+/// come from other threads, hence the lock.
 final class StreamDelegate: HTTPClientResponseDelegate {
     typealias Response = Void
 
     private struct State {
         var url: URL?
-        var task: HTTPClient.Task<Void>?
-        var cancelled = false
         var head: Moya.Response?
         var channel: ChunkChannel?
         var headSettled = false
@@ -28,6 +26,8 @@ final class StreamDelegate: HTTPClientResponseDelegate {
     /// The idle timeout, whose clock stops while the reader holds the transfer back; the
     /// whole-request deadline is AsyncHTTPClient's (`Session.open`).
     private let idleWatch: IdleTimeoutWatch
+    /// The attempt's cancellation, which the reader cancels when it leaves the body.
+    private let cancellation: TransportCancellation
     private let onHead: @Sendable (Result<OpenedStream, MoyaError>) -> Void
     private let onEnd: @Sendable (ChunkChannel.Termination) -> Void
 
@@ -37,24 +37,15 @@ final class StreamDelegate: HTTPClientResponseDelegate {
     init(
         request: URLRequest,
         idleTimeout: TimeAmount,
+        cancellation: TransportCancellation,
         onHead: @escaping @Sendable (Result<OpenedStream, MoyaError>) -> Void,
         onEnd: @escaping @Sendable (ChunkChannel.Termination) -> Void
     ) {
         self.request = request
         self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout)
+        self.cancellation = cancellation
         self.onHead = onHead
         self.onEnd = onEnd
-    }
-
-    /// Records the transfer, cancelling it at once if the reader left already.
-    func track(_ task: HTTPClient.Task<Void>) {
-        let cancelled = state.withLockedValue { state in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled {
-            task.cancel()
-        }
     }
 
     /// Whether the head arrived: a transfer that failed after it is not sent again.
@@ -70,14 +61,6 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         if first {
             onHead(outcome)
         }
-    }
-
-    private func cancelTransfer() {
-        let task = state.withLockedValue { state in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
     }
 
     /// The transfer is over: `error` is `nil` when the body completed, else what URLSession
@@ -113,9 +96,10 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         let url = state.withLockedValue { $0.url } ?? request.url ?? URL(fileURLWithPath: "/")
         let response = Moya.Response(head: head, url: url, data: Data(), request: request, fileURL: nil)
         let onEnd = self.onEnd
-        let channel = ChunkChannel { [self] termination in
+        let cancellation = self.cancellation
+        let channel = ChunkChannel { termination in
             if case .consumerLeft = termination {
-                cancelTransfer()
+                cancellation.cancel()
             }
             onEnd(termination)
         }

@@ -17,28 +17,30 @@ struct CookieTransport: Transport {
         return CookieTransport(base: base, storage: storage)
     }
 
-    func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
+    func send(_ exchange: Exchange, events: TransportEvents) {
         guard exchange.request.httpShouldHandleCookies, let url = exchange.request.url else {
-            return base.send(exchange, events: events)
+            base.send(exchange, events: events)
+            return
         }
         var storing = events
         storing.completion = { [storage] result in
             Self.store(from: Self.response(of: result), requestURL: url, in: storage)
             events.completion(result)
         }
-        return base.send(withCookies(exchange, for: url), events: storing)
+        base.send(withCookies(exchange, for: url), events: storing)
     }
 
-    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
+    func open(_ exchange: Exchange, events: StreamEvents) {
         guard exchange.request.httpShouldHandleCookies, let url = exchange.request.url else {
-            return base.open(exchange, events: events)
+            base.open(exchange, events: events)
+            return
         }
         var storing = events
         storing.head = { [storage] result in
             Self.store(from: Self.response(of: result.map(\.head)), requestURL: url, in: storage)
             events.head(result)
         }
-        return base.open(withCookies(exchange, for: url), events: storing)
+        base.open(withCookies(exchange, for: url), events: storing)
     }
 
     /// The exchange with the stored cookies for `url` in a `Cookie` header, unless the request

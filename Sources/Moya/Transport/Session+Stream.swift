@@ -4,36 +4,32 @@ import NIOCore
 
 extension Session {
     /// Opens the exchange on its first trip to the connection pool.
-    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
-        let handle = TransferHandle<Void>()
-        var reporting = events
-        reporting.head = { result in
-            // The contract: a cancelled transfer reports nothing, it only stops.
-            if !handle.isCancelled {
-                events.head(result)
-            }
-        }
-        startStream(PoolTrips(exchange: exchange, configuration: configuration), events: reporting, handle: handle)
-        return handle
+    func open(_ exchange: Exchange, events: StreamEvents) {
+        startStream(PoolTrips(exchange: exchange, configuration: configuration), events: events)
     }
 
     /// Sends one trip of a streamed exchange, with the session's settings as for every request
     /// (its client, pinned hosts included; default headers; idle timeout; whole-request deadline;
     /// the event loop of an upload), and the same rules for a trip the pool gave up on
     /// (`PoolTrips`), as long as no head has reached the reader.
-    private func startStream(_ trips: PoolTrips, events: StreamEvents, handle: TransferHandle<Void>) {
+    private func startStream(_ trips: PoolTrips, events: StreamEvents) {
+        let cancellation = trips.exchange.cancellation
+        guard !cancellation.isCancelled else {
+            events.head(.failure(Self.cancelledError(url: trips.exchange.request.url)))
+            return
+        }
         let prepared: PreparedTransfer
         do {
             prepared = try PreparedTransfer(exchange: trips.exchange, sessionHeaders: sessionHeaders)
         } catch {
             events.head(.failure(MoyaError.wrapping(error)))
-            Self.stopped(handle)
             return
         }
         let route = route(for: prepared.request.url)
         let delegate = StreamDelegate(
             request: trips.exchange.request,
             idleTimeout: trips.idleTimeout,
+            cancellation: cancellation,
             onHead: events.head,
             onEnd: events.ended
         )
@@ -48,8 +44,9 @@ extension Session {
             deadline: trips.scope.deadline,
             logger: trips.scope.logger
         )
-        handle.track(task)
-        delegate.track(task)
+        // At once when the attempt was cancelled while this trip started; the reader, once it
+        // owns the body, cancels through the same value when it leaves.
+        cancellation.onCancel { task.cancel() }
         task.futureResult.whenComplete { [self] result in
             loop.end()
             switch result {
@@ -58,20 +55,12 @@ extension Session {
             case .failure(let error):
                 switch afterFailure(error, of: trips, mayQueueAgain: !delegate.hasHead) {
                 case .queueAgain:
-                    startStream(trips, events: events, handle: handle)
+                    startStream(trips, events: events)
                     return
                 case .fail(let failure):
                     delegate.ended(failure)
                 }
             }
-            Self.stopped(handle)
-        }
-    }
-
-    /// The transfer has wound down: whoever cancelled it hears so now.
-    private static func stopped(_ handle: TransferHandle<Void>) {
-        for callback in handle.finished().whenStopped {
-            callback()
         }
     }
 }

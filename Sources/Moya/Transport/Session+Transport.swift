@@ -5,40 +5,23 @@ import NIOFoundationCompat
 
 extension Session: Transport {
     /// Sends the exchange on its first trip to the connection pool.
-    func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
-        let handle = TransferHandle<TransferDelegate.Outcome>()
-        start(
-            PoolTrips(exchange: exchange, configuration: configuration),
-            report: Report(events: events, handle: handle)
-        )
-        return handle
-    }
-
-    /// Reports a transfer's outcome as the contract says: not after a cancel, and only once the
-    /// transfer has wound down, after which whoever cancelled it hears so.
-    private struct Report: Sendable {
-        let events: TransportEvents
-        let handle: TransferHandle<TransferDelegate.Outcome>
-
-        func complete(_ result: Result<Response, MoyaError>) {
-            let (cancelled, whenStopped) = handle.finished()
-            if !cancelled {
-                events.completion(result)
-            }
-            for callback in whenStopped {
-                callback()
-            }
-        }
+    func send(_ exchange: Exchange, events: TransportEvents) {
+        start(PoolTrips(exchange: exchange, configuration: configuration), report: events)
     }
 
     /// Sends one trip of the exchange to the connection pool: its first, or one queued again
     /// when the pool gave up on the one before (see `PoolTrips`).
-    private func start(_ trips: PoolTrips, report: Report) {
+    private func start(_ trips: PoolTrips, report: TransportEvents) {
+        let cancellation = trips.exchange.cancellation
+        guard !cancellation.isCancelled else {
+            report.completion(.failure(Self.cancelledError(url: trips.exchange.request.url)))
+            return
+        }
         let prepared: PreparedTransfer
         do {
             prepared = try PreparedTransfer(exchange: trips.exchange, sessionHeaders: sessionHeaders)
         } catch {
-            report.complete(.failure(MoyaError.wrapping(error)))
+            report.completion(.failure(MoyaError.wrapping(error)))
             return
         }
 
@@ -53,8 +36,8 @@ extension Session: Transport {
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: trips.idleTimeout,
             deadline: deadlines.watch,
-            wantsProgress: report.events.wantsProgress,
-            onProgress: report.events.progress
+            wantsProgress: report.wantsProgress,
+            onProgress: report.progress
         )
         // Counted until the trip ends (`finish`), so that an upload knows whether it is alone.
         let loop = route.uploadLoops.choose(bodyLength: prepared.uploadLength)
@@ -65,7 +48,8 @@ extension Session: Transport {
             deadline: deadlines.client,
             logger: trips.scope.logger
         )
-        report.handle.track(task)
+        // At once when the attempt was cancelled while this trip started.
+        cancellation.onCancel { task.cancel() }
 
         let trip = Trip(
             trips: trips,
@@ -84,7 +68,7 @@ extension Session: Transport {
     /// request again. One value, so that the completion closure captures two references.
     private struct Trip: Sendable {
         let trips: PoolTrips
-        let report: Report
+        let report: TransportEvents
         let destination: UserValue<DownloadDestination>?
         let delegate: TransferDelegate
         let eventLoop: EventLoop
@@ -100,7 +84,14 @@ extension Session: Transport {
         switch result {
         case .success(let outcome):
             guard let destination = trip.destination, let download = outcome.download else {
-                trip.report.complete(.success(Self.response(for: outcome, request: request, fileURL: nil)))
+                trip.report.completion(.success(Self.response(for: outcome, request: request, fileURL: nil)))
+                return
+            }
+            // A download cancelled as it ended is not moved into place: its caller hears of the
+            // cancel, and must not find the file there after it.
+            guard !trip.trips.exchange.cancellation.isCancelled else {
+                try? FileManager.default.removeItem(at: download.url)
+                trip.report.completion(.failure(Self.cancelledError(url: request.url)))
                 return
             }
             BlockingIO.run(on: trip.eventLoop) {
@@ -109,11 +100,11 @@ extension Session: Transport {
             }.whenComplete { moved in
                 switch moved {
                 case .success(let finalURL):
-                    trip.report.complete(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
+                    trip.report.completion(.success(Self.response(for: outcome, request: request, fileURL: finalURL)))
                 case .failure(let error):
                     try? FileManager.default.removeItem(at: download.url)
                     let response = Self.response(for: outcome, request: request, fileURL: nil)
-                    trip.report.complete(.failure(.underlying(error, response)))
+                    trip.report.completion(.failure(.underlying(error, response)))
                 }
             }
         case .failure(let error):
@@ -124,9 +115,14 @@ extension Session: Transport {
             case .queueAgain:
                 start(trip.trips, report: trip.report)
             case .fail(let failure):
-                trip.report.complete(.failure(.underlying(failure, nil)))
+                trip.report.completion(.failure(.underlying(failure, nil)))
             }
         }
+    }
+
+    /// What an attempt cancelled by its caller reports: URLSession's cancelled error.
+    static func cancelledError(url: URL?) -> MoyaError {
+        .underlying(URLErrorMapping.map(HTTPClientError.cancelled, url: url), nil)
     }
 
     private static func response(for outcome: TransferDelegate.Outcome, request: URLRequest, fileURL: URL?) -> Response

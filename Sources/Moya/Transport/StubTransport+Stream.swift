@@ -4,16 +4,21 @@ import NIOConcurrencyHelpers
 extension StubTransport {
     /// Answers a streamed request with the endpoint's `SampleStream`, played part by part with
     /// its delays and back-pressure, or else its sample response, whose data is one chunk.
-    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
-        let player = StubStreamPlayer(exchange: exchange, events: events)
+    func open(_ exchange: Exchange, events: StreamEvents) {
         switch behavior {
         case .delayed(let seconds):
-            let work = DispatchWorkItem { player.start() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
-            return DelayedStubHandle(work: work)
+            // The timer and a cancel race to answer the head: whichever comes first does.
+            let head = AnswerOnce(events.head)
+            var racing = events
+            racing.head = { head($0) }
+            let player = StubStreamPlayer(exchange: exchange, events: racing)
+            let work = DelayedWork(after: seconds) { player.start() }
+            exchange.cancellation.onCancel {
+                work.cancel()
+                head(.failure(Session.cancelledError(url: exchange.request.url)))
+            }
         case .immediate, .never:
-            player.start()
-            return ImmediateStubHandle()
+            StubStreamPlayer(exchange: exchange, events: events).start()
         }
     }
 
@@ -72,18 +77,18 @@ private struct StubStreamPlayer: Sendable {
                 headerFields: sample.headers
             )
         )
-        let task = NIOLockedValueBox<_Concurrency.Task<Void, Never>?>(nil)
+        let cancellation = exchange.cancellation
         let ended = events.ended
         let channel = ChunkChannel { termination in
             if case .consumerLeft = termination {
-                task.withLockedValue { $0 }?.cancel()
+                cancellation.cancel()
             }
             ended(termination)
         }
         let parts = sample.parts
-        task.withLockedValue { stored in
-            stored = _Concurrency.Task { await Self.play(parts, into: channel, head: head) }
-        }
+        let task = _Concurrency.Task { await Self.play(parts, into: channel, head: head) }
+        // The reader leaving cancels the attempt, and so stops the player.
+        cancellation.onCancel { task.cancel() }
         events.head(.success(OpenedStream(head: head, chunks: ResponseChunks(channel: channel))))
     }
 

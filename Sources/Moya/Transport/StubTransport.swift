@@ -5,18 +5,21 @@ import NIOConcurrencyHelpers
 struct StubTransport: Transport {
     let behavior: StubBehavior
 
-    func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
+    func send(_ exchange: Exchange, events: TransportEvents) {
         switch behavior {
         case .delayed(let seconds):
-            let work = DispatchWorkItem {
-                events.completion(Self.response(for: exchange))
+            // The timer and a cancel race to answer: whichever comes first does.
+            let answer = AnswerOnce(events.completion)
+            let work = DelayedWork(after: seconds) {
+                answer(Self.response(for: exchange))
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
-            return DelayedStubHandle(work: work)
+            exchange.cancellation.onCancel {
+                work.cancel()
+                answer(.failure(Session.cancelledError(url: exchange.request.url)))
+            }
         case .immediate, .never:
             // Answered here: no closure to keep for later.
             events.completion(Self.response(for: exchange))
-            return ImmediateStubHandle()
         }
     }
 
@@ -39,22 +42,43 @@ struct StubTransport: Transport {
     }
 }
 
-/// An immediate stub has already answered: there is nothing left to stop.
-struct ImmediateStubHandle: TransportHandle {
-    func cancel(then stopped: @escaping @Sendable () -> Void) {
-        stopped()
-    }
-}
-
-/// Cancels the pending delayed answer.
+/// Work run on a global queue after a delay, unless cancelled first. On Dispatch's own threads,
+/// not Swift's cooperative pool, so that a caller blocking a pool thread while it waits for a
+/// stubbed answer cannot starve it.
 ///
 /// - Note: `@unchecked Sendable` because `DispatchWorkItem` is thread-safe (its `cancel()` may
 ///   be called from any thread) but not annotated `Sendable` on every platform.
-struct DelayedStubHandle: TransportHandle, @unchecked Sendable {
-    let work: DispatchWorkItem
+struct DelayedWork: @unchecked Sendable {
+    private let item: DispatchWorkItem
 
-    func cancel(then stopped: @escaping @Sendable () -> Void) {
-        work.cancel()
-        stopped()
+    /// Schedules `work` in `seconds`.
+    init(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+        item = DispatchWorkItem(block: work)
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+    }
+
+    func cancel() {
+        item.cancel()
+    }
+}
+
+/// Passes on the first answer it is given and drops the others, so that a delayed answer and
+/// a cancel racing for it complete an attempt once.
+struct AnswerOnce<Answer: Sendable>: Sendable {
+    private let answered = NIOLockedValueBox(false)
+    private let deliver: @Sendable (Answer) -> Void
+
+    init(_ deliver: @escaping @Sendable (Answer) -> Void) {
+        self.deliver = deliver
+    }
+
+    func callAsFunction(_ answer: Answer) {
+        let first = answered.withLockedValue { answered in
+            defer { answered = true }
+            return !answered
+        }
+        if first {
+            deliver(answer)
+        }
     }
 }

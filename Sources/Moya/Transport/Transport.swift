@@ -6,12 +6,13 @@ import NIOCore
 ///
 /// The contract every transport keeps, so that the lifecycle above it can rely on it:
 ///
-/// - **Once.** `events.completion` is called exactly once, unless the returned handle is
-///   cancelled before it is; it may be called on any thread, even before `send` returns (an
+/// - **Once.** `events.completion` is called exactly once per `send`, whatever happens: with the
+///   outcome, or after a cancel; it may be called on any thread, even before `send` returns (an
 ///   immediate stub).
-/// - **Cancel.** After `TransportHandle.cancel(then:)`, `completion` is not called (unless it
-///   already was); `then` is called once everything the attempt held is released: connection,
-///   timers, temporary files.
+/// - **Cancel.** The caller owns cancellation (`Exchange.cancellation`). Once it is cancelled,
+///   the transport stops the attempt, releases everything it held (connection, timers,
+///   temporary files), and only then calls `completion`, with a cancelled error unless the
+///   outcome won the race. Nothing is sent for an attempt cancelled before it started.
 /// - **One attempt.** A transport sends what it is given once. Adapting, retrying and answering
 ///   authentication challenges belong to the lifecycle above it, which owns every attempt.
 /// - **Errors.** Failures are `MoyaError`s; transport faults are `.underlying` with the
@@ -27,16 +28,17 @@ import NIOCore
 /// - **Downloads.** A download is written to a temporary file and moved to its destination only
 ///   for a 2xx response; otherwise, and on any failure, the file is removed.
 /// - **Progress.** `events.progress` is called only while `events.wantsProgress()` is `true`.
-/// - **Streams.** `open` keeps the same rules up to the head: `events.head` is called once with
-///   the head and its body, or with the failure that came first, and not after a cancel. From
-///   then on the body's reader owns the transfer: reading paces it, and leaving the body (or
-///   dropping it unread) stops it. `events.ended` is called once, when the reader is done.
+/// - **Streams.** `open` keeps the same rules up to the head: `events.head` is called exactly
+///   once, with the head and its body, or with the failure that came first (a cancel's
+///   included). From then on the body's reader owns the transfer: reading paces it, and
+///   leaving the body (or dropping it unread) stops it. `events.ended` is called once, when
+///   the reader is done.
 protocol Transport: Sendable {
     /// Starts sending, keeping the contract above.
-    func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle
+    func send(_ exchange: Exchange, events: TransportEvents)
 
     /// Starts sending a request whose response is read as it arrives, keeping the contract above.
-    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle
+    func open(_ exchange: Exchange, events: StreamEvents)
 }
 
 /// Everything a transport needs to know about one attempt of a request: plain values, nothing
@@ -50,6 +52,8 @@ struct Exchange: Sendable {
     /// when the request first started sending); `nil` for no limit. Every attempt of a request
     /// shares it.
     var deadline: NIODeadline?
+    /// Cancels this attempt; the lifecycle owns it (see `TransportCancellation`).
+    var cancellation: TransportCancellation
 }
 
 /// How a transport reports back.
@@ -74,12 +78,4 @@ struct OpenedStream: Sendable {
     var head: Response
     /// The body; dropping it unread ends the transfer.
     var chunks: ResponseChunks
-}
-
-/// Stops a transport's work.
-protocol TransportHandle: Sendable {
-    /// Stops the work, then calls `stopped` once it has wound down: no file, connection or
-    /// timer of the request is left behind. The transport's `completion` is not called for a
-    /// request cancelled before it finished.
-    func cancel(then stopped: @escaping @Sendable () -> Void)
 }

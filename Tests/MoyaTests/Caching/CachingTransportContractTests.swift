@@ -6,39 +6,36 @@ import Testing
 /// The `Transport` contract kept by `CachingTransport` over a base transport the test drives.
 @Suite("Caching transport contract")
 struct CachingTransportContractTests {
-    /// A base transport that answers when the test says so, and records cancels.
+    /// A base transport that answers when the test says so and, once cancelled, answers with
+    /// the cancelled error after counting the cancel, as a real one does once it wound down.
     private final class ManualTransport: Transport, Sendable {
         let pending = Synchronized<[TransportEvents]>([])
         let cancels = Counter()
         let sends = Counter()
 
-        func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
+        func send(_ exchange: Exchange, events: TransportEvents) {
             sends.increment()
             pending.update { $0.append(events) }
-            return Handle(cancels: cancels)
+            exchange.cancellation.onCancel { [self] in
+                cancels.increment()
+                answer(.failure(Session.cancelledError(url: nil)))
+            }
         }
 
         /// Streams are not what these tests drive: the cache passes them by (see the network tests).
-        func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
+        func open(_ exchange: Exchange, events: StreamEvents) {
             events.head(.failure(.requestMapping("streams are not driven by this transport")))
-            return Handle(cancels: cancels)
         }
 
         func answer(_ result: Result<Moya.Response, MoyaError>) {
-            let events = pending.update { $0.removeFirst() }
-            events.completion(result)
-        }
-
-        struct Handle: TransportHandle {
-            let cancels: Counter
-            func cancel(then stopped: @escaping @Sendable () -> Void) {
-                cancels.increment()
-                stopped()
-            }
+            let events = pending.update { $0.isEmpty ? nil : $0.removeFirst() }
+            events?.completion(result)
         }
     }
 
     private let url = URL(string: "https://api.example.test/items")!
+
+    private let cancellation = TransportCancellation()
 
     private func exchange() -> Exchange {
         Exchange(
@@ -50,7 +47,8 @@ struct CachingTransportContractTests {
                 task: .requestPlain,
                 httpHeaderFields: nil
             ),
-            deadline: nil
+            deadline: nil,
+            cancellation: cancellation
         )
     }
 
@@ -76,17 +74,15 @@ struct CachingTransportContractTests {
             progress: { report in progress.update { $0.append(report.fractionCompleted) } },
             completion: { result in results.update { $0.append(result) } }
         )
-        let handle = transport.send(exchange(), events: events)
-        let stopped = Counter()
-        handle.cancel { stopped.increment() }
-        #expect(results.update { $0.count } == 1)
+        transport.send(exchange(), events: events)
+        cancellation.cancel()
+        #expect(results.update { $0.count } == 1, "a cancel after the answer adds nothing")
         #expect((try? results.update { $0[0] }.get().cacheStatus.isFromCache) == true)
         #expect(progress.update { $0 } == [1.0])
         #expect(base.sends.count == 0)
-        #expect(stopped.count == 1)
     }
 
-    @Test func aCancelWhileTheNetworkIsAskedCancelsItAndNoCompletionFollows() {
+    @Test func aCancelWhileTheNetworkIsAskedReachesTheBaseAndCompletesOnceCancelled() {
         let base = ManualTransport()
         let cache = HTTPCache(
             store: MemoryCacheStore(maxBytes: 1 << 20),
@@ -94,39 +90,42 @@ struct CachingTransportContractTests {
             storesAuthorizedResponses: false
         )
         let transport = CachingTransport(base: base, cache: cache, policy: .useProtocol, sessionHeaders: [:])
-        let completions = Counter()
-        let handle = transport.send(
+        let results = Synchronized<[Result<Moya.Response, MoyaError>]>([])
+        transport.send(
             exchange(),
-            events: TransportEvents(progress: { _ in }, completion: { _ in completions.increment() })
+            events: TransportEvents(progress: { _ in }, completion: { result in results.update { $0.append(result) } })
         )
         #expect(base.sends.count == 1)
-        let stopped = Counter()
-        handle.cancel { stopped.increment() }
+        cancellation.cancel()
         #expect(base.cancels.count == 1)
-        #expect(stopped.count == 1)
         base.answer(.success(Moya.Response(statusCode: 200, data: Data())))
-        #expect(completions.count == 0)
+        let all = results.update { $0 }
+        #expect(all.count == 1)
+        #expect(all.first.map { if case .failure(let error) = $0 { error.isCancellation } else { false } } == true)
     }
 
-    @Test func aDiskLookupCancelledBeforeItEndsNeverCompletesAndThenReportsStopped() async throws {
+    @Test func aDiskLookupCancelledBeforeItEndsCompletesCancelledAndNeverAsksTheBase() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moya-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try HTTPCache.disk(directory: directory, maxBytes: 1 << 20)
         let base = ManualTransport()
         let transport = CachingTransport(base: base, cache: cache, policy: .useProtocol, sessionHeaders: [:])
-        let completions = Counter()
         // Holding the I/O queue makes sure the cancel comes before the lookup.
         let gate = DispatchSemaphore(value: 0)
         cache.ioQueue?.async { gate.wait() }
-        let handle = transport.send(
-            exchange(),
-            events: TransportEvents(progress: { _ in }, completion: { _ in completions.increment() })
-        )
-        await withCheckedContinuation { continuation in
-            handle.cancel { continuation.resume() }
+        let result = await withCheckedContinuation { continuation in
+            transport.send(
+                exchange(),
+                events: TransportEvents(progress: { _ in }, completion: { continuation.resume(returning: $0) })
+            )
+            cancellation.cancel()
             gate.signal()
         }
-        #expect(completions.count == 0)
+        guard case .failure(let error) = result else {
+            Issue.record("expected the cancel, got \(result)")
+            return
+        }
+        #expect(error.isCancellation)
         #expect(base.sends.count == 0)
     }
 }

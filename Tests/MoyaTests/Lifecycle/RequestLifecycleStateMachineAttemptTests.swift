@@ -30,7 +30,10 @@ struct RequestLifecycleStateMachineAttemptTests {
     /// Adapts and sends the current attempt; returns the step of its `.decide`.
     private func sendAndAnswer(_ machine: inout Machine, adaptStep: Int) -> Int? {
         guard
-            case .send(Fixtures.adapted, _, let sendStep) = machine.adapted(.success(Fixtures.adapted), step: adaptStep),
+            case .send(Fixtures.adapted, _, _, let sendStep) = machine.adapted(
+                .success(Fixtures.adapted),
+                step: adaptStep
+            ),
             case .decide(Fixtures.adapted, _, _, _, let decideStep) = machine.sent(Fixtures.ok, step: sendStep)
         else { return nil }
         return decideStep

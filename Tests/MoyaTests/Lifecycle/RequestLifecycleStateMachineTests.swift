@@ -8,12 +8,6 @@ import Testing
 struct RequestLifecycleStateMachineTests {
     typealias Machine = RequestLifecycle.StateMachine
 
-    final class Handle: TransportHandle {
-        func cancel(then stopped: @escaping @Sendable () -> Void) {
-            stopped()
-        }
-    }
-
     struct PassingInterceptor: RequestInterceptor {}
 
     static let built = URLRequest(url: URL(string: "https://example.com/built")!)
@@ -40,7 +34,7 @@ struct RequestLifecycleStateMachineTests {
     }
 
     private func sendStep(of action: Machine.Action) -> Int? {
-        guard case .send(_, _, let step) = action else { return nil }
+        guard case .send(_, _, _, let step) = action else { return nil }
         return step
     }
 
@@ -110,23 +104,54 @@ struct RequestLifecycleStateMachineTests {
         #expect(!notifyPlugins)
     }
 
-    @Test func cancellingTheOnlySubscriberEndsTheRequestAndCancelsTheTransport() throws {
+    @Test func cancellingTheOnlySubscriberCancelsTheAttemptAndDeliversOnceTheTransportAnswers() throws {
         var machine = Machine()
         let (action, id) = try #require(announce(&machine))
-        let step = try #require(sendStep(of: action))
-        let started = machine.transportStarted(Handle(), step: step)
-        #expect(started == nil)
-        guard case .cancelTransport(let subscriber, _, let notifyPlugins) = machine.cancel(subscriber: id) else {
+        guard case .send(_, _, let sent, let step) = action else {
+            Issue.record("expected a send")
+            return
+        }
+        guard case .cancelTransport(let cancelled) = machine.cancel(subscriber: id) else {
             Issue.record("expected the transport to be cancelled")
             return
         }
-        #expect(subscriber.id == id)
-        #expect(notifyPlugins)
-        #expect(machine.isFinished)
-        guard case .none = machine.sent(Self.ok, step: step) else {
-            Issue.record("a late answer must be ignored")
+        #expect(cancelled === sent, "the attempt's own cancellation is cancelled")
+        #expect(machine.isFinished, "no caller joins a request being cancelled")
+        // The transport wound down and answered (its outcome won the race, say): the cancel wins.
+        guard case .finish(.failure(let error), let subscribers, let notifyPlugins) = machine.sent(Self.ok, step: step)
+        else {
+            Issue.record("the cancel must be delivered when the transport answers")
             return
         }
+        #expect(error.isCancellation)
+        #expect(subscribers.map { $0.id } == [id])
+        #expect(notifyPlugins)
+        guard case .none = machine.sent(Self.ok, step: step) else {
+            Issue.record("a second answer must be ignored")
+            return
+        }
+    }
+
+    @Test func eachAttemptGetsACancellationOfItsOwn() throws {
+        var machine = Machine()
+        _ = add(&machine)
+        guard case .prepare(_, let prepareStep) = machine.built(.success(Self.built)),
+            case .announce(_, let announceStep) = machine.prepared(.success(Self.built), step: prepareStep),
+            case .adapt(_, _, _, let adaptStep) = machine.announced(
+                interceptor: PassingInterceptor(),
+                deadline: nil,
+                step: announceStep
+            ),
+            case .send(_, _, let first, let sendStep) = machine.adapted(.success(Self.adapted), step: adaptStep),
+            case .decide(_, _, _, _, let decideStep) = machine.sent(Self.ok, step: sendStep),
+            case .adapt(_, _, _, let secondAdapt) = machine.decided(.retry, step: decideStep, now: .now()),
+            case .send(_, _, let second, _) = machine.adapted(.success(Self.adapted), step: secondAdapt)
+        else {
+            Issue.record("expected two attempts")
+            return
+        }
+        #expect(first !== second, "cancelling a finished attempt's value must not touch the next one")
+        #expect(!first.isCancelled && !second.isCancelled)
     }
 
     @Test func cancellingOneOfTwoSubscribersDetachesItOnly() throws {
@@ -168,35 +193,6 @@ struct RequestLifecycleStateMachineTests {
             Issue.record("a request built after the cancel must not go on")
             return
         }
-    }
-
-    @Test func aCancelWhileTheTransportStartsWaitsForItsHandle() throws {
-        var machine = Machine()
-        let (action, id) = try #require(announce(&machine))
-        let step = try #require(sendStep(of: action))
-        guard case .awaitTransport = machine.cancel(subscriber: id) else {
-            Issue.record("the cancel must wait for the transport's handle")
-            return
-        }
-        let started = machine.transportStarted(Handle(), step: step)
-        let late = try #require(started)
-        #expect(late.subscriber.id == id)
-        #expect(machine.isFinished)
-    }
-
-    @Test func aTransportAnsweringBeforeItsHandleAfterACancelDeliversTheCancel() throws {
-        var machine = Machine()
-        let (action, id) = try #require(announce(&machine))
-        let step = try #require(sendStep(of: action))
-        _ = machine.cancel(subscriber: id)
-        guard case .finish(.failure(let error), let subscribers, true) = machine.sent(Self.ok, step: step) else {
-            Issue.record("the cancel must win over the answer")
-            return
-        }
-        #expect(error.isCancellation)
-        #expect(subscribers.map { $0.id } == [id])
-        let started = machine.transportStarted(Handle(), step: step)
-        #expect(started == nil)
     }
 
     @Test func progressIsDroppedAfterFinish() throws {

@@ -24,7 +24,12 @@ struct PoolTripsTests {
             httpHeaderFields: nil
         )
         return PoolTrips(
-            exchange: Exchange(request: request, endpoint: endpoint, deadline: nil),
+            exchange: Exchange(
+                request: request,
+                endpoint: endpoint,
+                deadline: nil,
+                cancellation: TransportCancellation()
+            ),
             configuration: configuration
         )
     }

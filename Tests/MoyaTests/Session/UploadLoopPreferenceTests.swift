@@ -137,7 +137,12 @@ struct UploadLoopPreferenceTests {
             task: .requestData(body),
             httpHeaderFields: nil
         )
-        let exchange = Exchange(request: try endpoint.urlRequest(), endpoint: endpoint, deadline: nil)
+        let exchange = Exchange(
+            request: try endpoint.urlRequest(),
+            endpoint: endpoint,
+            deadline: nil,
+            cancellation: TransportCancellation()
+        )
         let (opened, loop) = try await withCheckedThrowingContinuation { continuation in
             let events = StreamEvents(
                 head: { result in

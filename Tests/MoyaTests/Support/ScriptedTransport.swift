@@ -2,14 +2,21 @@ import Foundation
 
 @testable import Moya
 
-/// A transport the test drives: it records every send, answers only when told to, and stops
-/// only when told to, so that a lifecycle's races can be played in a chosen order.
+/// A transport the test drives: it records every send, answers only when told to, and winds
+/// down after a cancel only when told to, so that a lifecycle's races can be played in a
+/// chosen order.
 final class ScriptedTransport: Transport {
     /// One call of `send`.
     struct Send: Sendable {
         let exchange: Exchange
         let events: TransportEvents
-        let handle: ScriptedHandle
+
+        /// The attempt's cancellation, and the transport's answer once it has wound down.
+        var handle: ScriptedHandle {
+            ScriptedHandle(cancellation: exchange.cancellation) { [events] in
+                events.completion(.failure(Session.cancelledError(url: nil)))
+            }
+        }
 
         /// Answers the attempt, as the network would.
         func answer(_ result: Result<Response, MoyaError>) {
@@ -21,13 +28,19 @@ final class ScriptedTransport: Transport {
     struct Open: Sendable {
         let exchange: Exchange
         let events: StreamEvents
-        let handle: ScriptedHandle
+
+        /// The attempt's cancellation, and the transport's answer once it has wound down.
+        var handle: ScriptedHandle {
+            ScriptedHandle(cancellation: exchange.cancellation) { [events] in
+                events.head(.failure(Session.cancelledError(url: nil)))
+            }
+        }
     }
 
     private let sends = Synchronized<[Send]>([])
     private let stream = AsyncStream<Send>.makeStream()
     private let opens = AsyncStream<Open>.makeStream()
-    /// Runs inside `send`, before the handle is returned: a race with the transport starting.
+    /// Runs inside `send`, before it returns: a race with the transport starting.
     private let whileStarting: (@Sendable (Send) -> Void)?
 
     init(whileStarting: (@Sendable (Send) -> Void)? = nil) {
@@ -44,12 +57,11 @@ final class ScriptedTransport: Transport {
         sends.update { $0.count }
     }
 
-    func send(_ exchange: Exchange, events: TransportEvents) -> TransportHandle {
-        let send = Send(exchange: exchange, events: events, handle: ScriptedHandle())
+    func send(_ exchange: Exchange, events: TransportEvents) {
+        let send = Send(exchange: exchange, events: events)
         sends.update { $0.append(send) }
         whileStarting?(send)
         stream.continuation.yield(send)
-        return send.handle
     }
 
     /// Waits for the next attempt.
@@ -58,10 +70,8 @@ final class ScriptedTransport: Transport {
         return await iterator.next()
     }
 
-    func open(_ exchange: Exchange, events: StreamEvents) -> TransportHandle {
-        let open = Open(exchange: exchange, events: events, handle: ScriptedHandle())
-        opens.continuation.yield(open)
-        return open.handle
+    func open(_ exchange: Exchange, events: StreamEvents) {
+        opens.continuation.yield(Open(exchange: exchange, events: events))
     }
 
     /// Waits for the next streamed attempt.
@@ -71,21 +81,19 @@ final class ScriptedTransport: Transport {
     }
 }
 
-/// A handle that records a cancel and winds down only when the test says so.
-final class ScriptedHandle: TransportHandle {
-    private let stopped = Synchronized<(cancelled: Bool, then: (@Sendable () -> Void)?)>((false, nil))
+/// What the test sees of an attempt's cancellation: whether the lifecycle cancelled it, and a
+/// way to play the transport winding down, which then answers as the contract says.
+struct ScriptedHandle: Sendable {
+    let cancellation: TransportCancellation
+    let answerAfterStopping: @Sendable () -> Void
 
     var isCancelled: Bool {
-        stopped.update { $0.cancelled }
+        cancellation.isCancelled
     }
 
-    func cancel(then stopped: @escaping @Sendable () -> Void) {
-        self.stopped.update { $0 = (true, stopped) }
-    }
-
-    /// The transfer has wound down: the cancel may now be delivered.
+    /// The transfer has wound down: the transport answers, and the cancel may be delivered.
     func finishStopping() {
-        stopped.update { $0.then }?()
+        answerAfterStopping()
     }
 }
 
