@@ -9,7 +9,7 @@ enum CacheResponses {
         from stored: CachedResponse,
         age: TimeInterval,
         status: CacheStatus,
-        _ exchange: Exchange
+        _ exchange: TransportExchange
     )
         -> Response
     {
@@ -33,7 +33,7 @@ enum CacheResponses {
 
     /// `only-if-cached` found nothing: the cache's own `504 Gateway Timeout`, as URLSession and
     /// OkHttp answer (RFC 9111 5.2.1.7).
-    static func gatewayTimeout(for exchange: Exchange, url: URL) -> Response {
+    static func gatewayTimeout(for exchange: TransportExchange, url: URL) -> Response {
         Response(
             head: HTTPResponseHead(version: .http1_1, status: .gatewayTimeout, headers: ["Content-Length": "0"]),
             url: url,
@@ -48,7 +48,7 @@ enum CacheResponses {
     /// cache's settings) forbid storing it.
     static func entry(
         for response: Response,
-        exchange: Exchange,
+        exchange: TransportExchange,
         cache: HTTPCache,
         sessionHeaders: [String: String],
         requestTime: Date,

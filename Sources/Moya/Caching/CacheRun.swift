@@ -9,13 +9,13 @@ import NIOHTTP1
 /// of cache work, the run checks the cancellation and stops there.
 struct CacheRun: Sendable {
     private let transport: CachingTransport
-    private let exchange: Exchange
+    private let exchange: TransportExchange
     private let events: TransportEvents
     private let url: URL
 
     private var cache: HTTPCache { transport.cache }
 
-    init(transport: CachingTransport, exchange: Exchange, events: TransportEvents, url: URL) {
+    init(transport: CachingTransport, exchange: TransportExchange, events: TransportEvents, url: URL) {
         self.transport = transport
         self.exchange = exchange
         self.events = events
@@ -61,7 +61,7 @@ struct CacheRun: Sendable {
                 entry.variant.matches(request, sessionHeaders: transport.sessionHeaders) ? entry : nil
             }
             guard !exchange.cancellation.isCancelled else {
-                complete(.failure(Session.cancelledError(url: url)))
+                complete(.failure(TransportCancellation.error(url: url)))
                 return
             }
             let decision = CacheDecision.decide(
@@ -207,9 +207,9 @@ struct CacheRun: Sendable {
     // MARK: Steps
 
     /// Hands `exchange` to the base transport; its answer is taken in for `purpose`.
-    private func send(_ exchange: Exchange, for purpose: Purpose) {
+    private func send(_ exchange: TransportExchange, for purpose: Purpose) {
         guard !exchange.cancellation.isCancelled else {
-            complete(.failure(Session.cancelledError(url: url)))
+            complete(.failure(TransportCancellation.error(url: url)))
             return
         }
         let baseEvents = TransportEvents(

@@ -12,7 +12,7 @@ enum CacheStorability {
     }
 
     /// What `problem` needs to know about the exchange.
-    struct Exchange {
+    struct TransportExchange {
         var method: String
         var requestControl: CacheControl
         var hasAuthorization: Bool
@@ -23,7 +23,7 @@ enum CacheStorability {
     }
 
     /// Why the response must not be stored, or `nil` when it may be.
-    static func problem(_ exchange: Exchange) -> Refusal? {
+    static func problem(_ exchange: TransportExchange) -> Refusal? {
         // Only GET is both understood and cacheable here: HEAD and POST responses are not stored.
         guard exchange.method == "GET" else { return .method }
         // Final, understood status codes; partial content and 304 are never stored.

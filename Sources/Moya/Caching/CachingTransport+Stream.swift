@@ -3,7 +3,7 @@ extension CachingTransport {
     /// stored, and never answered from what is stored. A stream requested with an unsafe method
     /// (a `POST` answered with events, say) still removes what is stored for its URL once its
     /// head succeeds, as every unsafe request does (RFC 9111 4.4).
-    func open(_ exchange: Exchange, events: StreamEvents) {
+    func open(_ exchange: TransportExchange, events: StreamEvents) {
         guard case .invalidate(let url) = Route(exchange, policy: policy) else {
             base.open(exchange, events: events)
             return

@@ -7,25 +7,29 @@ import Foundation
 /// `GET`, downloads to a destination, uploads, range requests, and every request of a
 /// `.disabled` policy. Unsafe methods (`POST`, `PUT`, `PATCH`, `DELETE` and any other that is not
 /// safe) go through too, and a success removes what is stored for their URL (RFC 9111 4.4).
-struct CachingTransport: Transport {
-    let base: Transport
+struct CachingTransport: StreamTransport {
+    let base: any StreamTransport
     let cache: HTTPCache
     let policy: CachePolicy
     let sessionHeaders: [String: String]
 
-    /// The session itself when it has no cache; else the session behind the cache, with the
+    /// `base` itself when the session has no cache; else `base` behind the cache, with the
     /// target's policy (`RequestPolicies.cachePolicy`) or the cache's.
-    static func over(_ session: Session, target: UserValue<TargetType>) -> Transport {
-        guard let cache = session.configuration.cache else { return session }
+    static func over(
+        _ base: any StreamTransport,
+        session: Session,
+        target: UserValue<TargetType>
+    ) -> any StreamTransport {
+        guard let cache = session.configuration.cache else { return base }
         return CachingTransport(
-            base: session,
+            base: base,
             cache: cache,
             policy: (target.value as? RequestPolicies)?.cachePolicy ?? cache.policy,
             sessionHeaders: session.sessionHeaders
         )
     }
 
-    func send(_ exchange: Exchange, events: TransportEvents) {
+    func send(_ exchange: TransportExchange, events: TransportEvents) {
         switch Route(exchange, policy: policy) {
         case .bypass:
             base.send(exchange, events: events)
@@ -45,7 +49,7 @@ struct CachingTransport: Transport {
         /// Looked up, and its response perhaps stored.
         case lookUp(CacheKey, URL)
 
-        init(_ exchange: Exchange, policy: CachePolicy) {
+        init(_ exchange: TransportExchange, policy: CachePolicy) {
             let request = exchange.request
             let method = (request.httpMethod ?? "GET").uppercased()
             guard let url = request.url, let key = CacheKey(method: method, url: url) else {

@@ -46,7 +46,7 @@ extension RequestLifecycle {
     }
 
     /// Opens the attempt with the transport.
-    func open(_ exchange: Exchange, step: Int) {
+    func open(_ exchange: TransportExchange, step: Int) {
         let events = StreamEvents(
             head: { [self] result in receivedHead(result, step: step) },
             ended: { [self] termination in

@@ -55,10 +55,10 @@ final class RequestLifecycle: Sendable {
     let requestContext: RequestContext?
     let machine: InlineLock<StateMachine>
     /// The stub or the session: the same for every attempt.
-    let transport: Transport
+    let transport: any StreamTransport
 
     /// `transport` replaces the one `TransportAssembly` chooses (a scripted one, in tests).
-    init(context: Context, transport: Transport? = nil) {
+    init(context: Context, transport: (any StreamTransport)? = nil) {
         self.machine = InlineLock(StateMachine(validation: context.target.validationType))
         self.transport =
             transport
@@ -226,7 +226,7 @@ final class RequestLifecycle: Sendable {
     }
 
     private func send(_ request: URLRequest, deadline: NIODeadline?, cancellation: TransportCancellation, step: Int) {
-        let exchange = Exchange(
+        let exchange = TransportExchange(
             request: request,
             endpoint: context.endpoint,
             deadline: deadline,

@@ -1,13 +1,15 @@
 import AsyncHTTPClient
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 
 /// The HTTP client a `MoyaProvider` sends its requests through: Moya's `session:` parameter.
 ///
-/// A session wraps an AsyncHTTPClient `HTTPClient` and its configuration. `Session.default`
-/// needs no set-up and is never shut down; a session you create owns its client and shuts it
-/// down when released (or earlier, with `shutdown()`), so it never traps at deinit.
+/// A session holds the transport that carries requests (AsyncHTTPClient by default, see
+/// `AsyncHTTPClientTransport`; any `Transport` of your own) and the settings every transport
+/// shares: default headers, timeouts, the HTTP cache, cookies, the interceptor.
+/// `Session.default` needs no set-up and is never shut down; a session you create owns its
+/// transport, which shuts its client down when released (or earlier, with `shutdown()`), so it
+/// never traps at deinit.
 public final class Session: Sendable {
     /// The shared session used when a provider is given none.
     public static let `default` = Session()
@@ -15,11 +17,22 @@ public final class Session: Sendable {
     /// The session's configuration.
     public let configuration: Configuration
 
-    /// The client requests go through.
-    public let httpClient: HTTPClient
+    /// What carries the session's requests.
+    public let transport: any Transport
+
+    /// The AsyncHTTPClient client requests go through: the transport's, when it is an
+    /// `AsyncHTTPClientTransport`; else AsyncHTTPClient's shared client, which this session
+    /// does not use.
+    public var httpClient: HTTPClient {
+        (transport as? AsyncHTTPClientTransport)?.httpClient ?? HTTPClient.shared
+    }
 
     /// Adapts and retries the requests of every provider using this session.
     public let interceptor: RequestInterceptor?
+
+    /// `transport`, able to hand streamed responses over at their head: itself when it can,
+    /// else answering them whole. Worked out once, not per request.
+    let streamTransport: any StreamTransport
 
     /// Whether a request starts as soon as it is made: always `false`, as on the session Moya 15
     /// builds for its providers.
@@ -28,146 +41,58 @@ public final class Session: Sendable {
     /// request of this session ever waits for a `resume()`. Kept for code that reads it.
     public var startRequestsImmediately: Bool { false }
 
-    private let ownsClient: Bool
-
-    /// One client per pinned host, each enforcing that host's trust policy. Always owned.
-    private let pinnedRoutes: [String: Route]
-
-    /// The routes through the proxies the environment names, by proxy; empty without any.
-    private let proxiedRoutes: [HTTPClient.Configuration.Proxy: Route]
-
-    /// The route of requests to hosts without a pinned client.
-    private let defaultRoute: Route
-
-    /// Set by `shutdown()`, so that requests it cancels say why (see `transferError`).
-    private let shutDownRequested = NIOLockedValueBox(false)
-
     /// Creates a session with its own `HTTPClient`, built from `configuration`.
-    public init(configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
-        self.configuration = configuration
-        self.interceptor = interceptor
-        self.httpClient = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: configuration.makeClientConfiguration(proxy: configuration.proxy)
+    public convenience init(configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
+        self.init(
+            transport: AsyncHTTPClientTransport(configuration: configuration),
+            configuration: configuration,
+            interceptor: interceptor
         )
-        self.ownsClient = true
-        self.defaultRoute = Route(client: httpClient)
-        self.pinnedRoutes = Self.makePinnedRoutes(configuration)
-        self.proxiedRoutes = Self.makeProxiedRoutes(configuration)
-        // The cache's own failures are warned about through this session's logger.
-        configuration.cache?.failures.adopt(configuration.logger)
     }
 
     /// Creates a session over a client you own and shut down yourself.
     ///
     /// Only the session-level settings of `configuration` apply (default headers, per-request
     /// timeouts); the client keeps its own.
-    public init(
+    public convenience init(
         httpClient: HTTPClient,
         configuration: Configuration = Configuration(),
         interceptor: RequestInterceptor? = nil
     ) {
+        self.init(
+            transport: AsyncHTTPClientTransport(httpClient: httpClient, configuration: configuration),
+            configuration: configuration,
+            interceptor: interceptor
+        )
+    }
+
+    /// Creates a session whose requests `transport` carries.
+    ///
+    /// The session's settings that every transport shares apply on top of it: default headers
+    /// (sent unless a request sets them), the whole-request timeout, the cache, cookies and
+    /// the interceptor. What only one transport understands is that transport's own setting.
+    ///
+    /// ```swift
+    /// let session = Session(transport: FixtureTransport(), configuration: .init(cookieStorage: nil))
+    /// ```
+    public init(
+        transport: any Transport,
+        configuration: Configuration = Configuration(),
+        interceptor: RequestInterceptor? = nil
+    ) {
         self.configuration = configuration
+        self.transport = transport
+        self.streamTransport = (transport as? any StreamTransport) ?? WholeBodyStreams(base: transport)
         self.interceptor = interceptor
-        self.httpClient = httpClient
-        self.ownsClient = false
-        self.defaultRoute = Route(client: httpClient)
-        self.pinnedRoutes = Self.makePinnedRoutes(configuration)
-        // The client given keeps its own proxy: the environment's are not applied to it.
-        self.proxiedRoutes = [:]
         // The cache's own failures are warned about through this session's logger.
         configuration.cache?.failures.adopt(configuration.logger)
     }
 
-    private static func makePinnedRoutes(_ configuration: Configuration) -> [String: Route] {
-        var routes: [String: Route] = [:]
-        for host in configuration.serverTrustPolicies.keys {
-            let client = HTTPClient(
-                eventLoopGroupProvider: .singleton,
-                configuration: configuration.makeClientConfiguration(
-                    pinnedHost: host,
-                    proxy: configuration.proxy ?? configuration.proxyEnvironment?.proxy(for: Self.httpsURL(host))
-                )
-            )
-            routes[host] = Route(client: client)
-        }
-        return routes
-    }
-
-    /// One client per proxy the environment names, when the configuration names none itself:
-    /// AsyncHTTPClient takes its proxy per client, and `no_proxy` hosts keep the direct one.
-    private static func makeProxiedRoutes(_ configuration: Configuration) -> [HTTPClient.Configuration.Proxy: Route] {
-        guard configuration.proxy == nil, let environment = configuration.proxyEnvironment else { return [:] }
-        var routes: [HTTPClient.Configuration.Proxy: Route] = [:]
-        for proxy in Set([environment.http, environment.https].compactMap { $0 }) {
-            let client = HTTPClient(
-                eventLoopGroupProvider: .singleton,
-                configuration: configuration.makeClientConfiguration(proxy: proxy)
-            )
-            routes[proxy] = Route(client: client)
-        }
-        return routes
-    }
-
-    private static func httpsURL(_ host: String) -> URL {
-        URL(string: "https://\(host)/") ?? URL(fileURLWithPath: "/")
-    }
-
-    /// A client, and how the uploads sent through it choose their event loop.
-    struct Route: Sendable {
-        let client: HTTPClient
-        let uploadLoops: UploadLoopPreference
-
-        init(client: HTTPClient) {
-            self.client = client
-            self.uploadLoops = UploadLoopPreference(group: client.eventLoopGroup)
-        }
-    }
-
-    /// The route to `url`'s host: its pinned client, the only one that may talk to it, else
-    /// the client of the proxy the environment names for it, else the session's.
-    func route(for url: URL) -> Route {
-        if !pinnedRoutes.isEmpty, let host = url.host?.lowercased(), let pinned = pinnedRoutes[host] {
-            return pinned
-        }
-        if !proxiedRoutes.isEmpty, let proxy = configuration.proxyEnvironment?.proxy(for: url),
-            let proxied = proxiedRoutes[proxy]
-        {
-            return proxied
-        }
-        return defaultRoute
-    }
-
-    /// The connect timeout `client` was built with, when the session built it: a client it was
-    /// given keeps its own settings, which AsyncHTTPClient does not expose.
-    func connectTimeout(of client: HTTPClient) -> TimeAmount? {
-        ownsClient || client !== httpClient ? configuration.connectTimeout : nil
-    }
-
-    deinit {
-        // A client keeps itself alive until its shutdown completes.
-        if ownsClient {
-            httpClient.shutdown { _ in }
-        }
-        for route in pinnedRoutes.values {
-            route.client.shutdown { _ in }
-        }
-        for route in proxiedRoutes.values {
-            route.client.shutdown { _ in }
-        }
-    }
-
-    /// Shuts the session's own client down, failing requests still in flight.
+    /// Shuts the session's transport down, failing requests still in flight: an
+    /// `AsyncHTTPClientTransport` shuts down the clients it owns.
     public func shutdown() async throws {
-        shutDownRequested.withLockedValue { $0 = true }
-        for route in pinnedRoutes.values {
-            try await route.client.shutdown()
-        }
-        for route in proxiedRoutes.values {
-            try await route.client.shutdown()
-        }
-        if ownsClient {
-            try await httpClient.shutdown()
+        if let client = transport as? AsyncHTTPClientTransport {
+            try await client.shutdown()
         }
     }
 
@@ -203,28 +128,5 @@ extension Session {
         public var description: String {
             errorDescription ?? "The session was shut down."
         }
-    }
-
-    /// The error a failed transfer reports: a shut-down client's refusal says so, and other
-    /// failures become what URLSession reports for them (see `URLErrorMapping`).
-    ///
-    /// A request in flight when `shutdown()` ran is cancelled by the client. It stays the
-    /// `NSURLErrorCancelled` URLSession reports for the tasks of an invalidated session, so code
-    /// checking the code keeps working, but its description says what cancelled it.
-    func transferError(_ error: Error, url: URL?) -> Error {
-        if let clientError = error as? HTTPClientError {
-            if clientError == .alreadyShutdown {
-                return ShutDownError(url: url)
-            }
-            if clientError == .cancelled, shutDownRequested.withLockedValue({ $0 }) {
-                var userInfo: [String: Any] = [
-                    NSLocalizedDescriptionKey: "cancelled: the request's session was shut down while it was in flight.",
-                    NSUnderlyingErrorKey: ShutDownError(url: url),
-                ]
-                userInfo[NSURLErrorFailingURLErrorKey] = url
-                return NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled, userInfo: userInfo)
-            }
-        }
-        return URLErrorMapping.map(error, url: url)
     }
 }

@@ -7,17 +7,17 @@ import Foundation
 /// It wraps the cache, so that a request looked up in the cache carries its cookies (a `Vary:
 /// Cookie` response is matched with them) and a response from the cache, which never keeps
 /// `Set-Cookie`, stores nothing. Cookies are added after plugins ran: no logger sees them.
-struct CookieTransport: Transport {
-    let base: Transport
+struct CookieTransport: StreamTransport {
+    let base: any StreamTransport
     let storage: HTTPCookieStorage
 
     /// `base` behind the session's cookie storage, or `base` itself when it has none.
-    static func over(_ base: Transport, session: Session) -> Transport {
+    static func over(_ base: any StreamTransport, session: Session) -> any StreamTransport {
         guard let storage = session.configuration.cookieStorage else { return base }
         return CookieTransport(base: base, storage: storage)
     }
 
-    func send(_ exchange: Exchange, events: TransportEvents) {
+    func send(_ exchange: TransportExchange, events: TransportEvents) {
         guard exchange.request.httpShouldHandleCookies, let url = exchange.request.url else {
             base.send(exchange, events: events)
             return
@@ -30,7 +30,7 @@ struct CookieTransport: Transport {
         base.send(withCookies(exchange, for: url), events: storing)
     }
 
-    func open(_ exchange: Exchange, events: StreamEvents) {
+    func open(_ exchange: TransportExchange, events: StreamEvents) {
         guard exchange.request.httpShouldHandleCookies, let url = exchange.request.url else {
             base.open(exchange, events: events)
             return
@@ -45,7 +45,7 @@ struct CookieTransport: Transport {
 
     /// The exchange with the stored cookies for `url` in a `Cookie` header, unless the request
     /// sets its own.
-    private func withCookies(_ exchange: Exchange, for url: URL) -> Exchange {
+    private func withCookies(_ exchange: TransportExchange, for url: URL) -> TransportExchange {
         guard exchange.request.value(forHTTPHeaderField: "Cookie") == nil,
             let stored = storage.cookies(for: url)
         else { return exchange }

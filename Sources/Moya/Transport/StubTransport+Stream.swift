@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 extension StubTransport {
     /// Answers a streamed request with the endpoint's `SampleStream`, played part by part with
     /// its delays and back-pressure, or else its sample response, whose data is one chunk.
-    func open(_ exchange: Exchange, events: StreamEvents) {
+    func open(_ exchange: TransportExchange, events: StreamEvents) {
         switch behavior {
         case .delayed(let seconds):
             // The timer and a cancel race to answer the head: whichever comes first does.
@@ -15,7 +15,7 @@ extension StubTransport {
             let work = DelayedWork(after: seconds) { player.start() }
             exchange.cancellation.onCancel {
                 work.cancel()
-                head(.failure(Session.cancelledError(url: exchange.request.url)))
+                head(.failure(TransportCancellation.error(url: exchange.request.url)))
             }
         case .immediate, .never:
             StubStreamPlayer(exchange: exchange, events: events).start()
@@ -53,7 +53,7 @@ extension StubTransport {
 /// Plays one stubbed stream: hands over its head, then its parts, in a task that stops when
 /// the reader leaves.
 private struct StubStreamPlayer: Sendable {
-    let exchange: Exchange
+    let exchange: TransportExchange
     let events: StreamEvents
 
     func start() {

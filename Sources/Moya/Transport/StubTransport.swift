@@ -2,10 +2,10 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Answers a request with its endpoint's sample response, now or after a delay.
-struct StubTransport: Transport {
+struct StubTransport: StreamTransport {
     let behavior: StubBehavior
 
-    func send(_ exchange: Exchange, events: TransportEvents) {
+    func send(_ exchange: TransportExchange, events: TransportEvents) {
         switch behavior {
         case .delayed(let seconds):
             // The timer and a cancel race to answer: whichever comes first does.
@@ -15,7 +15,7 @@ struct StubTransport: Transport {
             }
             exchange.cancellation.onCancel {
                 work.cancel()
-                answer(.failure(Session.cancelledError(url: exchange.request.url)))
+                answer(.failure(TransportCancellation.error(url: exchange.request.url)))
             }
         case .immediate, .never:
             // Answered here: no closure to keep for later.
@@ -23,7 +23,7 @@ struct StubTransport: Transport {
         }
     }
 
-    static func response(for exchange: Exchange) -> Result<Response, MoyaError> {
+    static func response(for exchange: TransportExchange) -> Result<Response, MoyaError> {
         switch exchange.endpoint.sampleResponseClosure() {
         case let .networkResponse(statusCode, data):
             return .success(Response(statusCode: statusCode, data: data, request: exchange.request, response: nil))

@@ -1,8 +1,8 @@
 /// Where a request's transport is put together: the one place that decides which transport
 /// answers and which decorators wrap it.
 enum TransportAssembly {
-    /// The stub for a stubbed request, else the session (AsyncHTTPClient) behind its HTTP cache,
-    /// when it has one, behind its cookie storage, when it has one.
+    /// The stub for a stubbed request, else the session's transport behind its HTTP cache, when
+    /// it has one, behind its cookie storage, when it has one.
     ///
     /// Retries and adapters are not a transport's business: the lifecycle runs every attempt,
     /// so the cache sees each attempt as adapted.
@@ -13,10 +13,11 @@ enum TransportAssembly {
         stubBehavior: StubBehavior,
         session: Session,
         target: @autoclosure () -> UserValue<TargetType>
-    ) -> Transport {
+    ) -> any StreamTransport {
         guard stubBehavior == .never else {
             return StubTransport(behavior: stubBehavior)
         }
-        return CookieTransport.over(CachingTransport.over(session, target: target()), session: session)
+        let cached = CachingTransport.over(session.streamTransport, session: session, target: target())
+        return CookieTransport.over(cached, session: session)
     }
 }

@@ -1,15 +1,33 @@
 import Foundation
 import NIOCore
 
-/// Something that carries a prepared request and reports its outcome: the stub, the network,
-/// or a decorator around another transport.
+/// What carries a session's requests: one attempt of a request in, its response or failure out.
+///
+/// A `Session` holds one (`AsyncHTTPClientTransport` by default); the provider's stubs, the
+/// session's HTTP cache and cookies wrap it. Write your own to send requests some other way, or
+/// to answer them from somewhere else, and give it to `Session(transport:)`:
+///
+/// ```swift
+/// struct FixtureTransport: Transport {
+///     let fixtures: [String: Data]
+///
+///     func send(_ exchange: TransportExchange, events: TransportEvents) {
+///         let path = exchange.request.url?.path ?? ""
+///         guard let body = fixtures[path] else {
+///             events.completion(.failure(.underlying(URLError(.fileDoesNotExist), nil)))
+///             return
+///         }
+///         events.completion(.success(Response(statusCode: 200, data: body, request: exchange.request)))
+///     }
+/// }
+/// ```
 ///
 /// The contract every transport keeps, so that the lifecycle above it can rely on it:
 ///
 /// - **Once.** `events.completion` is called exactly once per `send`, whatever happens: with the
 ///   outcome, or after a cancel; it may be called on any thread, even before `send` returns (an
 ///   immediate stub).
-/// - **Cancel.** The caller owns cancellation (`Exchange.cancellation`). Once it is cancelled,
+/// - **Cancel.** The caller owns cancellation (`TransportExchange.cancellation`). Once it is cancelled,
 ///   the transport stops the attempt, releases everything it held (connection, timers,
 ///   temporary files), and only then calls `completion`, with a cancelled error unless the
 ///   outcome won the race. Nothing is sent for an attempt cancelled before it started.
@@ -33,49 +51,61 @@ import NIOCore
 ///   included). From then on the body's reader owns the transfer: reading paces it, and
 ///   leaving the body (or dropping it unread) stops it. `events.ended` is called once, when
 ///   the reader is done.
-protocol Transport: Sendable {
-    /// Starts sending, keeping the contract above.
-    func send(_ exchange: Exchange, events: TransportEvents)
-
-    /// Starts sending a request whose response is read as it arrives, keeping the contract above.
-    func open(_ exchange: Exchange, events: StreamEvents)
+///
+/// A transport of your own answers streamed requests (`MoyaProvider.stream(_:)`, events) whole:
+/// the response it completes with is handed to the reader as one chunk.
+public protocol Transport: Sendable {
+    /// Starts sending one attempt, keeping the contract above.
+    func send(_ exchange: TransportExchange, events: TransportEvents)
 }
 
 /// Everything a transport needs to know about one attempt of a request: plain values, nothing
 /// that plugins see.
-struct Exchange: Sendable {
-    /// The request after plugins prepared it and the interceptor adapted it.
-    var request: URLRequest
+public struct TransportExchange: Sendable {
+    /// The request after plugins prepared it and the interceptor adapted it. Its body is
+    /// `httpBody` for a body in memory; the endpoint's task says how to send any other body
+    /// (a file, multipart parts) and where a download goes.
+    public var request: URLRequest
     /// The endpoint, whose task says how to send the body and receive the response.
-    var endpoint: Endpoint
+    public var endpoint: Endpoint
     /// When the whole request must have finished (the session's whole-request timeout, fixed
     /// when the request first started sending); `nil` for no limit. Every attempt of a request
     /// shares it.
-    var deadline: NIODeadline?
+    public var deadline: NIODeadline?
     /// Cancels this attempt; the lifecycle owns it (see `TransportCancellation`).
-    var cancellation: TransportCancellation
+    public var cancellation: TransportCancellation
+
+    /// An attempt of `request` to `endpoint`.
+    public init(
+        request: URLRequest,
+        endpoint: Endpoint,
+        deadline: NIODeadline? = nil,
+        cancellation: TransportCancellation = TransportCancellation()
+    ) {
+        self.request = request
+        self.endpoint = endpoint
+        self.deadline = deadline
+        self.cancellation = cancellation
+    }
 }
 
 /// How a transport reports back.
-struct TransportEvents: Sendable {
+public struct TransportEvents: Sendable {
     /// Whether anyone listens for progress now: a transport builds no `Progress` otherwise.
-    var wantsProgress: @Sendable () -> Bool = { true }
-    var progress: @Sendable (Progress) -> Void
-    var completion: @Sendable (Result<Response, MoyaError>) -> Void
-}
+    public var wantsProgress: @Sendable () -> Bool
+    /// Reports the transfer's progress, while `wantsProgress()` is `true`.
+    public var progress: @Sendable (Progress) -> Void
+    /// Reports the attempt's outcome: exactly once.
+    public var completion: @Sendable (Result<Response, MoyaError>) -> Void
 
-/// How a transport reports back on a streamed request.
-struct StreamEvents: Sendable {
-    /// The head, with the body still to read, or the failure that came before it.
-    var head: @Sendable (Result<OpenedStream, MoyaError>) -> Void
-    /// The body's reader is done: it read the end, met the transfer's failure, or left.
-    var ended: @Sendable (ChunkChannel.Termination) -> Void
-}
-
-/// A streamed attempt whose head has arrived.
-struct OpenedStream: Sendable {
-    /// The head, as a response with an empty body.
-    var head: Response
-    /// The body; dropping it unread ends the transfer.
-    var chunks: ResponseChunks
+    /// Events reported to these closures.
+    public init(
+        wantsProgress: @escaping @Sendable () -> Bool = { true },
+        progress: @escaping @Sendable (Progress) -> Void,
+        completion: @escaping @Sendable (Result<Response, MoyaError>) -> Void
+    ) {
+        self.wantsProgress = wantsProgress
+        self.progress = progress
+        self.completion = completion
+    }
 }

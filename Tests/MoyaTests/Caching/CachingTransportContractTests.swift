@@ -8,22 +8,22 @@ import Testing
 struct CachingTransportContractTests {
     /// A base transport that answers when the test says so and, once cancelled, answers with
     /// the cancelled error after counting the cancel, as a real one does once it wound down.
-    private final class ManualTransport: Transport, Sendable {
+    private final class ManualTransport: StreamTransport, Sendable {
         let pending = Synchronized<[TransportEvents]>([])
         let cancels = Counter()
         let sends = Counter()
 
-        func send(_ exchange: Exchange, events: TransportEvents) {
+        func send(_ exchange: TransportExchange, events: TransportEvents) {
             sends.increment()
             pending.update { $0.append(events) }
             exchange.cancellation.onCancel { [self] in
                 cancels.increment()
-                answer(.failure(Session.cancelledError(url: nil)))
+                answer(.failure(TransportCancellation.error(url: nil)))
             }
         }
 
         /// Streams are not what these tests drive: the cache passes them by (see the network tests).
-        func open(_ exchange: Exchange, events: StreamEvents) {
+        func open(_ exchange: TransportExchange, events: StreamEvents) {
             events.head(.failure(.requestMapping("streams are not driven by this transport")))
         }
 
@@ -37,8 +37,8 @@ struct CachingTransportContractTests {
 
     private let cancellation = TransportCancellation()
 
-    private func exchange() -> Exchange {
-        Exchange(
+    private func exchange() -> TransportExchange {
+        TransportExchange(
             request: URLRequest(url: url),
             endpoint: Endpoint(
                 url: url.absoluteString,

@@ -24,7 +24,7 @@ struct PoolTripsTests {
             httpHeaderFields: nil
         )
         return PoolTrips(
-            exchange: Exchange(
+            exchange: TransportExchange(
                 request: request,
                 endpoint: endpoint,
                 deadline: nil,
@@ -53,7 +53,7 @@ struct PoolTripsTests {
     }
 
     @Test func aTripThePoolGaveUpOnWithTimeLeftIsQueuedAgain() {
-        let session = Session(configuration: Session.Configuration())
+        let session = AsyncHTTPClientTransport(configuration: Session.Configuration())
         let next = session.afterFailure(HTTPClientError.getConnectionFromPoolTimeout, of: trips(session.configuration))
         guard case .queueAgain = next else {
             Issue.record("expected the trip to be queued again, got \(next)")
@@ -63,7 +63,7 @@ struct PoolTripsTests {
 
     @Test func aTripThePoolGaveUpOnAfterItsWholeWaitFailsWithATimeoutThatNamesTheWait() throws {
         let configuration = Session.Configuration(readTimeout: .zero, requestTimeout: nil)
-        let session = Session(configuration: configuration)
+        let session = AsyncHTTPClientTransport(configuration: configuration)
         let next = session.afterFailure(HTTPClientError.getConnectionFromPoolTimeout, of: trips(configuration))
         let nsError = try #require(failure(next)) as NSError
         #expect(nsError.domain == NSURLErrorDomain)
@@ -73,7 +73,7 @@ struct PoolTripsTests {
     }
 
     @Test func aStreamWhoseHeadReachedItsReaderIsNeverQueuedAgain() {
-        let session = Session(configuration: Session.Configuration())
+        let session = AsyncHTTPClientTransport(configuration: Session.Configuration())
         let next = session.afterFailure(
             HTTPClientError.getConnectionFromPoolTimeout,
             of: trips(session.configuration),
@@ -84,7 +84,7 @@ struct PoolTripsTests {
 
     @Test func aPassedDeadlineFailsWithTheWholeRequestTimeoutThatSetIt() throws {
         let configuration = Session.Configuration(requestTimeout: .seconds(3))
-        let session = Session(configuration: configuration)
+        let session = AsyncHTTPClientTransport(configuration: configuration)
         let next = session.afterFailure(HTTPClientError.deadlineExceeded, of: trips(configuration))
         let error = try #require(failure(next))
         #expect((error as NSError).code == NSURLErrorTimedOut)

@@ -105,7 +105,7 @@ struct UploadLoopPreferenceTests {
 
     @Test func streamedPostsSentOneAtATimeAllRunOnTheSessionsHomeLoop() async throws {
         try await TestServer.with(uploadRoute) { server in
-            let session = Session()
+            let session = AsyncHTTPClientTransport()
             let url = server.baseURL.appendingPathComponent("upload")
             var loops: [EventLoop?] = []
             for _ in 0..<8 {
@@ -129,7 +129,11 @@ struct UploadLoopPreferenceTests {
 
     /// Opens one streamed POST of `body` through the session's stream transport and reads its
     /// answer; returns the loop its head arrived on (the delegate's) and the answer.
-    private func openOnce(_ session: Session, url: URL, body: Data) async throws -> (EventLoop?, String) {
+    private func openOnce(
+        _ session: AsyncHTTPClientTransport,
+        url: URL,
+        body: Data
+    ) async throws -> (EventLoop?, String) {
         let endpoint = Endpoint(
             url: url.absoluteString,
             sampleResponseClosure: { .networkResponse(200, Data()) },
@@ -137,7 +141,7 @@ struct UploadLoopPreferenceTests {
             task: .requestData(body),
             httpHeaderFields: nil
         )
-        let exchange = Exchange(
+        let exchange = TransportExchange(
             request: try endpoint.urlRequest(),
             endpoint: endpoint,
             deadline: nil,
@@ -151,7 +155,7 @@ struct UploadLoopPreferenceTests {
                 },
                 ended: { _ in }
             )
-            _ = session.open(exchange, events: events)
+            session.open(exchange, events: events)
         }
         let answer = try await opened.chunks.collect(upTo: 1 << 20)
         return (loop, String(decoding: answer, as: UTF8.self))
@@ -164,10 +168,10 @@ struct UploadLoopPreferenceTests {
         bodySize: Int
     ) async throws -> (loops: [EventLoop?], home: EventLoop) {
         try await TestServer.with(uploadRoute) { server in
-            let session = Session()
+            let session = AsyncHTTPClientTransport()
             let recorder = LoopRecorder()
             // The async API delivers on the loop that completed the transfer: the delegate's.
-            let provider = MoyaProvider<DynamicTarget>(session: session, plugins: [recorder])
+            let provider = MoyaProvider<DynamicTarget>(session: Session(transport: session), plugins: [recorder])
             let target = DynamicTarget(
                 baseURL: server.baseURL,
                 path: "/upload",

@@ -5,16 +5,16 @@ import Foundation
 /// A transport the test drives: it records every send, answers only when told to, and winds
 /// down after a cancel only when told to, so that a lifecycle's races can be played in a
 /// chosen order.
-final class ScriptedTransport: Transport {
+final class ScriptedTransport: StreamTransport {
     /// One call of `send`.
     struct Send: Sendable {
-        let exchange: Exchange
+        let exchange: TransportExchange
         let events: TransportEvents
 
         /// The attempt's cancellation, and the transport's answer once it has wound down.
         var handle: ScriptedHandle {
             ScriptedHandle(cancellation: exchange.cancellation) { [events] in
-                events.completion(.failure(Session.cancelledError(url: nil)))
+                events.completion(.failure(TransportCancellation.error(url: nil)))
             }
         }
 
@@ -26,13 +26,13 @@ final class ScriptedTransport: Transport {
 
     /// One call of `open`.
     struct Open: Sendable {
-        let exchange: Exchange
+        let exchange: TransportExchange
         let events: StreamEvents
 
         /// The attempt's cancellation, and the transport's answer once it has wound down.
         var handle: ScriptedHandle {
             ScriptedHandle(cancellation: exchange.cancellation) { [events] in
-                events.head(.failure(Session.cancelledError(url: nil)))
+                events.head(.failure(TransportCancellation.error(url: nil)))
             }
         }
     }
@@ -57,7 +57,7 @@ final class ScriptedTransport: Transport {
         sends.update { $0.count }
     }
 
-    func send(_ exchange: Exchange, events: TransportEvents) {
+    func send(_ exchange: TransportExchange, events: TransportEvents) {
         let send = Send(exchange: exchange, events: events)
         sends.update { $0.append(send) }
         whileStarting?(send)
@@ -70,7 +70,7 @@ final class ScriptedTransport: Transport {
         return await iterator.next()
     }
 
-    func open(_ exchange: Exchange, events: StreamEvents) {
+    func open(_ exchange: TransportExchange, events: StreamEvents) {
         opens.continuation.yield(Open(exchange: exchange, events: events))
     }
 

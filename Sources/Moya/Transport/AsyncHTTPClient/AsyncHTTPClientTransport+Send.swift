@@ -3,9 +3,9 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 
-extension Session: Transport {
+extension AsyncHTTPClientTransport: StreamTransport {
     /// Sends the exchange on its first trip to the connection pool.
-    func send(_ exchange: Exchange, events: TransportEvents) {
+    public func send(_ exchange: TransportExchange, events: TransportEvents) {
         start(PoolTrips(exchange: exchange, configuration: configuration), report: events)
     }
 
@@ -14,7 +14,7 @@ extension Session: Transport {
     private func start(_ trips: PoolTrips, report: TransportEvents) {
         let cancellation = trips.exchange.cancellation
         guard !cancellation.isCancelled else {
-            report.completion(.failure(Self.cancelledError(url: trips.exchange.request.url)))
+            report.completion(.failure(TransportCancellation.error(url: trips.exchange.request.url)))
             return
         }
         let prepared: PreparedTransfer
@@ -91,7 +91,7 @@ extension Session: Transport {
             // cancel, and must not find the file there after it.
             guard !trip.trips.exchange.cancellation.isCancelled else {
                 try? FileManager.default.removeItem(at: download.url)
-                trip.report.completion(.failure(Self.cancelledError(url: request.url)))
+                trip.report.completion(.failure(TransportCancellation.error(url: request.url)))
                 return
             }
             BlockingIO.run(on: trip.eventLoop) {
@@ -118,11 +118,6 @@ extension Session: Transport {
                 trip.report.completion(.failure(.underlying(failure, nil)))
             }
         }
-    }
-
-    /// What an attempt cancelled by its caller reports: URLSession's cancelled error.
-    static func cancelledError(url: URL?) -> MoyaError {
-        .underlying(URLErrorMapping.map(HTTPClientError.cancelled, url: url), nil)
     }
 
     private static func response(for outcome: TransferDelegate.Outcome, request: URLRequest, fileURL: URL?) -> Response

@@ -23,7 +23,7 @@ struct TransferScope: Sendable {
     let logger: Logger?
 
     /// The scope of an exchange starting now, in the task that runs the provider's hooks.
-    /// `deadline` is the request's, set when it first started sending (`Exchange.deadline`).
+    /// `deadline` is the request's, set when it first started sending (`TransportExchange.deadline`).
     /// `configuration` is borrowed, not copied (see `PoolTrips.init`).
     init(configuration: borrowing Session.Configuration, deadline: NIODeadline?) {
         self.requestTimeout = configuration.requestTimeout

@@ -2,9 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
-extension Session {
+extension AsyncHTTPClientTransport {
     /// Opens the exchange on its first trip to the connection pool.
-    func open(_ exchange: Exchange, events: StreamEvents) {
+    func open(_ exchange: TransportExchange, events: StreamEvents) {
         startStream(PoolTrips(exchange: exchange, configuration: configuration), events: events)
     }
 
@@ -15,7 +15,7 @@ extension Session {
     private func startStream(_ trips: PoolTrips, events: StreamEvents) {
         let cancellation = trips.exchange.cancellation
         guard !cancellation.isCancelled else {
-            events.head(.failure(Self.cancelledError(url: trips.exchange.request.url)))
+            events.head(.failure(TransportCancellation.error(url: trips.exchange.request.url)))
             return
         }
         let prepared: PreparedTransfer

@@ -11,7 +11,7 @@ import NIOCore
 /// again (see `ConnectionWait`). That trip keeps the first one's idle timeout, wait and scope:
 /// the request never waits longer, nor gets a later deadline, for having been queued twice.
 struct PoolTrips: Sendable {
-    let exchange: Exchange
+    let exchange: TransportExchange
     /// How long the transfer may go without bytes moving (`idleTimeout(for:default:)`).
     let idleTimeout: TimeAmount
     /// When the exchange first asked for a connection, and how long it may wait for one.
@@ -23,7 +23,7 @@ struct PoolTrips: Sendable {
     ///
     /// `configuration` is borrowed: an initializer takes its arguments owned by default, which
     /// copied the session's whole configuration, a retain of each of its fields, per request.
-    init(exchange: Exchange, configuration: borrowing Session.Configuration) {
+    init(exchange: TransportExchange, configuration: borrowing Session.Configuration) {
         self.exchange = exchange
         self.idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
         self.wait = ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
@@ -51,7 +51,7 @@ struct PoolTrips: Sendable {
     }
 }
 
-extension Session {
+extension AsyncHTTPClientTransport {
     /// What follows a trip of `trips` that failed with `error`.
     ///
     /// - Parameter mayQueueAgain: `false` once any of the response reached the caller (a

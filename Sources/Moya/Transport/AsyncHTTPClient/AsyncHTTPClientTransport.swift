@@ -1,0 +1,186 @@
+import AsyncHTTPClient
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The transport that carries requests over AsyncHTTPClient: the default of a `Session` on
+/// Linux and every other platform.
+///
+/// It reads every setting of `Session.Configuration`, its AsyncHTTPClient ones included
+/// (connection pool, HTTP versions, decompression, proxy, TLS, trust policies). A transport
+/// you create owns its `HTTPClient` and shuts it down when released (or earlier, with
+/// `shutdown()`); one made over a client you pass keeps that client running.
+///
+/// ```swift
+/// let session = Session(transport: AsyncHTTPClientTransport(configuration: configuration))
+/// ```
+public final class AsyncHTTPClientTransport: Transport, Sendable {
+    /// The settings requests are sent with.
+    public let configuration: Session.Configuration
+
+    /// The client requests to hosts without a pinned policy go through.
+    public let httpClient: HTTPClient
+
+    private let ownsClient: Bool
+
+    /// One client per pinned host, each enforcing that host's trust policy. Always owned.
+    private let pinnedRoutes: [String: Route]
+
+    /// The routes through the proxies the environment names, by proxy; empty without any.
+    private let proxiedRoutes: [HTTPClient.Configuration.Proxy: Route]
+
+    /// The route of requests to hosts without a pinned client.
+    private let defaultRoute: Route
+
+    /// Set by `shutdown()`, so that requests it cancels say why (see `transferError`).
+    private let shutDownRequested = NIOLockedValueBox(false)
+
+    /// A transport with its own `HTTPClient`, built from `configuration`.
+    public init(configuration: Session.Configuration = Session.Configuration()) {
+        self.configuration = configuration
+        self.httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: configuration.makeClientConfiguration(proxy: configuration.proxy)
+        )
+        self.ownsClient = true
+        self.defaultRoute = Route(client: httpClient)
+        self.pinnedRoutes = Self.makePinnedRoutes(configuration)
+        self.proxiedRoutes = Self.makeProxiedRoutes(configuration)
+    }
+
+    /// A transport over a client you own and shut down yourself.
+    ///
+    /// Only the request-level settings of `configuration` apply (default headers, per-request
+    /// timeouts, trust policies); the client keeps its own, and its own proxy: the
+    /// environment's are not applied to it.
+    public init(httpClient: HTTPClient, configuration: Session.Configuration = Session.Configuration()) {
+        self.configuration = configuration
+        self.httpClient = httpClient
+        self.ownsClient = false
+        self.defaultRoute = Route(client: httpClient)
+        self.pinnedRoutes = Self.makePinnedRoutes(configuration)
+        self.proxiedRoutes = [:]
+    }
+
+    private static func makePinnedRoutes(_ configuration: Session.Configuration) -> [String: Route] {
+        var routes: [String: Route] = [:]
+        for host in configuration.serverTrustPolicies.keys {
+            let client = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: configuration.makeClientConfiguration(
+                    pinnedHost: host,
+                    proxy: configuration.proxy ?? configuration.proxyEnvironment?.proxy(for: Self.httpsURL(host))
+                )
+            )
+            routes[host] = Route(client: client)
+        }
+        return routes
+    }
+
+    /// One client per proxy the environment names, when the configuration names none itself:
+    /// AsyncHTTPClient takes its proxy per client, and `no_proxy` hosts keep the direct one.
+    private static func makeProxiedRoutes(
+        _ configuration: Session.Configuration
+    ) -> [HTTPClient.Configuration.Proxy: Route] {
+        guard configuration.proxy == nil, let environment = configuration.proxyEnvironment else { return [:] }
+        var routes: [HTTPClient.Configuration.Proxy: Route] = [:]
+        for proxy in Set([environment.http, environment.https].compactMap { $0 }) {
+            let client = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: configuration.makeClientConfiguration(proxy: proxy)
+            )
+            routes[proxy] = Route(client: client)
+        }
+        return routes
+    }
+
+    private static func httpsURL(_ host: String) -> URL {
+        URL(string: "https://\(host)/") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// A client, and how the uploads sent through it choose their event loop.
+    struct Route: Sendable {
+        let client: HTTPClient
+        let uploadLoops: UploadLoopPreference
+
+        init(client: HTTPClient) {
+            self.client = client
+            self.uploadLoops = UploadLoopPreference(group: client.eventLoopGroup)
+        }
+    }
+
+    /// The route to `url`'s host: its pinned client, the only one that may talk to it, else
+    /// the client of the proxy the environment names for it, else the default one.
+    func route(for url: URL) -> Route {
+        if !pinnedRoutes.isEmpty, let host = url.host?.lowercased(), let pinned = pinnedRoutes[host] {
+            return pinned
+        }
+        if !proxiedRoutes.isEmpty, let proxy = configuration.proxyEnvironment?.proxy(for: url),
+            let proxied = proxiedRoutes[proxy]
+        {
+            return proxied
+        }
+        return defaultRoute
+    }
+
+    /// The connect timeout `client` was built with, when the transport built it: a client it
+    /// was given keeps its own settings, which AsyncHTTPClient does not expose.
+    func connectTimeout(of client: HTTPClient) -> TimeAmount? {
+        ownsClient || client !== httpClient ? configuration.connectTimeout : nil
+    }
+
+    /// The headers added to every request that does not set them itself.
+    var sessionHeaders: [String: String] {
+        configuration.defaultHeaders
+    }
+
+    deinit {
+        // A client keeps itself alive until its shutdown completes.
+        if ownsClient {
+            httpClient.shutdown { _ in }
+        }
+        for route in pinnedRoutes.values {
+            route.client.shutdown { _ in }
+        }
+        for route in proxiedRoutes.values {
+            route.client.shutdown { _ in }
+        }
+    }
+
+    /// Shuts the transport's own clients down, failing requests still in flight.
+    public func shutdown() async throws {
+        shutDownRequested.withLockedValue { $0 = true }
+        for route in pinnedRoutes.values {
+            try await route.client.shutdown()
+        }
+        for route in proxiedRoutes.values {
+            try await route.client.shutdown()
+        }
+        if ownsClient {
+            try await httpClient.shutdown()
+        }
+    }
+
+    /// The error a failed transfer reports: a shut-down client's refusal says so, and other
+    /// failures become what URLSession reports for them (see `URLErrorMapping`).
+    ///
+    /// A request in flight when `shutdown()` ran is cancelled by the client. It stays the
+    /// `NSURLErrorCancelled` URLSession reports for the tasks of an invalidated session, so code
+    /// checking the code keeps working, but its description says what cancelled it.
+    func transferError(_ error: Error, url: URL?) -> Error {
+        if let clientError = error as? HTTPClientError {
+            if clientError == .alreadyShutdown {
+                return Session.ShutDownError(url: url)
+            }
+            if clientError == .cancelled, shutDownRequested.withLockedValue({ $0 }) {
+                var userInfo: [String: Any] = [
+                    NSLocalizedDescriptionKey: "cancelled: the request's session was shut down while it was in flight.",
+                    NSUnderlyingErrorKey: Session.ShutDownError(url: url),
+                ]
+                userInfo[NSURLErrorFailingURLErrorKey] = url
+                return NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled, userInfo: userInfo)
+            }
+        }
+        return URLErrorMapping.map(error, url: url)
+    }
+}
