@@ -15,10 +15,11 @@ struct CachingTransport: Transport {
 
     /// The session itself when it has no cache; else the session behind the cache, with the
     /// target's policy (`RequestPolicies.cachePolicy`) or the cache's.
-    static func over(_ session: Session, target: UserValue<TargetType>) -> Transport {
-        guard let cache = session.configuration.cache else { return session }
+    static func over(_ session: Session, target: UserValue<TargetType>, base: Transport? = nil) -> Transport {
+        let base = base ?? session
+        guard let cache = session.configuration.cache else { return base }
         return CachingTransport(
-            base: session,
+            base: base,
             cache: cache,
             policy: (target.value as? RequestPolicies)?.cachePolicy ?? cache.policy,
             sessionHeaders: session.sessionHeaders

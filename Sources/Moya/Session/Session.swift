@@ -42,8 +42,19 @@ public final class Session: Sendable {
     /// Set by `shutdown()`, so that requests it cancels say why (see `transferError`).
     private let shutDownRequested = NIOLockedValueBox(false)
 
+    /// The platform's URLSession, which requests go through instead of `httpClient` when the
+    /// session was made with `usesURLSession`; `nil` for AsyncHTTPClient.
+    let urlSessionTransport: URLSessionTransport?
+
     /// Creates a session with its own `HTTPClient`, built from `configuration`.
-    public init(configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
+    public convenience init(configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
+        self.init(configuration: configuration, interceptor: interceptor, usesURLSession: false)
+    }
+
+    /// Creates a session whose requests go through the platform's URLSession when
+    /// `usesURLSession` is `true`, else through its own `HTTPClient`.
+    init(configuration: Configuration, interceptor: RequestInterceptor?, usesURLSession: Bool) {
+        self.urlSessionTransport = usesURLSession ? URLSessionTransport(configuration: configuration) : nil
         self.configuration = configuration
         self.interceptor = interceptor
         self.httpClient = HTTPClient(
@@ -70,6 +81,7 @@ public final class Session: Sendable {
         self.configuration = configuration
         self.interceptor = interceptor
         self.httpClient = httpClient
+        self.urlSessionTransport = nil
         self.ownsClient = false
         self.defaultRoute = Route(client: httpClient)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
