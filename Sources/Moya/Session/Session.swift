@@ -34,6 +34,10 @@ public final class Session: Sendable {
     /// else answering them whole. Worked out once, not per request.
     let streamTransport: any StreamTransport
 
+    /// Whether the transport keeps cookies itself (URLSession does), so that the session's
+    /// cookie decorator stays out of its way.
+    let transportKeepsCookies: Bool
+
     /// Whether a request starts as soon as it is made: always `false`, as on the session Moya 15
     /// builds for its providers.
     ///
@@ -41,13 +45,29 @@ public final class Session: Sendable {
     /// request of this session ever waits for a `resume()`. Kept for code that reads it.
     public var startRequestsImmediately: Bool { false }
 
-    /// Creates a session with its own `HTTPClient`, built from `configuration`.
+    /// Creates a session on the platform's default transport (`defaultTransport(for:)`), built
+    /// from `configuration`.
     public convenience init(configuration: Configuration = Configuration(), interceptor: RequestInterceptor? = nil) {
         self.init(
-            transport: AsyncHTTPClientTransport(configuration: configuration),
+            transport: Self.defaultTransport(for: configuration),
             configuration: configuration,
             interceptor: interceptor
         )
+    }
+
+    /// The transport `Session(configuration:)` uses: on Apple's platforms, `URLSessionTransport`,
+    /// as Moya runs on URLSession there (the system's proxies and VPN, HTTP/3, its TLS
+    /// evaluation and tooling), unless `configuration` asks for what only AsyncHTTPClient does
+    /// (custom trust roots, pinned hosts, an explicit proxy); everywhere else,
+    /// `AsyncHTTPClientTransport`.
+    public static func defaultTransport(for configuration: Configuration) -> any Transport {
+        #if canImport(Darwin)
+        if configuration.tlsConfiguration == nil, configuration.serverTrustPolicies.isEmpty, configuration.proxy == nil
+        {
+            return URLSessionTransport(configuration: configuration)
+        }
+        #endif
+        return AsyncHTTPClientTransport(configuration: configuration)
     }
 
     /// Creates a session over a client you own and shut down yourself.
@@ -83,6 +103,7 @@ public final class Session: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.streamTransport = (transport as? any StreamTransport) ?? WholeBodyStreams(base: transport)
+        self.transportKeepsCookies = transport is URLSessionTransport
         self.interceptor = interceptor
         // The cache's own failures are warned about through this session's logger.
         configuration.cache?.failures.adopt(configuration.logger)

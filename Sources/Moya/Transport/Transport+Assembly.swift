@@ -18,6 +18,8 @@ enum TransportAssembly {
             return StubTransport(behavior: stubBehavior)
         }
         let cached = CachingTransport.over(session.streamTransport, session: session, target: target())
+        // URLSession keeps the session's cookies itself: no cookie decorator over it.
+        guard !session.transportKeepsCookies else { return cached }
         return CookieTransport.over(cached, session: session)
     }
 }

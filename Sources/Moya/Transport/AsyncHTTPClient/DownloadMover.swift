@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Moves a finished download into place, as its destination asks.
 enum DownloadMover {
     static func move(_ file: URL, for outcome: TransferDelegate.Outcome, destination: DownloadDestination) throws -> URL
@@ -7,6 +11,15 @@ enum DownloadMover {
         guard let httpResponse = HTTPRequestConversion.makeHTTPURLResponse(outcome.head, url: outcome.url) else {
             throw TransferError.noResponseHead
         }
+        return try move(file, response: httpResponse, destination: destination)
+    }
+
+    /// Moves `file` where `destination` says for `response`: the form both transports share.
+    static func move(
+        _ file: URL,
+        response httpResponse: HTTPURLResponse,
+        destination: DownloadDestination
+    ) throws -> URL {
         let (target, options) = destination(file, httpResponse)
         let manager = FileManager.default
         if options.contains(.createIntermediateDirectories) {

@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The errors URLSession reports, made the same as the other transport's where URLSession on
+/// Linux is vaguer than on Apple's platforms.
+enum URLSessionErrors {
+    /// `error` as the transport reports it: an untrusted certificate, which URLSession on Linux
+    /// reports as `NSURLErrorUnknown` with libcurl's text, becomes
+    /// `NSURLErrorServerCertificateUntrusted`, as on Apple's platforms; the original stays under
+    /// `NSUnderlyingErrorKey`. Other errors pass through unchanged.
+    static func map(_ error: Error, url: URL?) -> Error {
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorUnknown else { return error }
+        let text = nsError.localizedDescription
+        guard text.contains("SSL certificate problem") || text.contains("certificate verify failed") else {
+            return error
+        }
+        var userInfo: [String: Any] = [
+            NSLocalizedDescriptionKey: "The server's certificate is not trusted: \(text)",
+            NSUnderlyingErrorKey: error,
+        ]
+        userInfo[NSURLErrorFailingURLErrorKey] = url.map(URLRedaction.removingUserInfo)
+        return NSError(domain: NSURLErrorDomain, code: NSURLErrorServerCertificateUntrusted, userInfo: userInfo)
+    }
+
+    /// The error of a request stopped by the session's redirect limit or a redirect cycle, as
+    /// URLSession reports it.
+    static func tooManyRedirects(url: URL?, limit: Int?) -> Error {
+        var userInfo: [String: Any] = [
+            NSLocalizedDescriptionKey:
+                "Too many redirects: more than \(limit ?? 0), or back to a URL already visited "
+                + "(Session.Configuration.redirectConfiguration)."
+        ]
+        userInfo[NSURLErrorFailingURLErrorKey] = url.map(URLRedaction.removingUserInfo)
+        return NSError(domain: NSURLErrorDomain, code: NSURLErrorHTTPTooManyRedirects, userInfo: userInfo)
+    }
+}
+
+/// A setting of the session that the URLSession transport cannot apply on this platform: the
+/// request is refused before anything is sent rather than sent without it.
+struct URLSessionUnsupportedSetting: Error, LocalizedError, CustomStringConvertible {
+    /// The setting, as a sentence's subject.
+    let setting: String
+    /// Why it cannot be applied.
+    let reason: String
+
+    var description: String {
+        "The request was not sent: \(setting) cannot be applied through URLSession here: \(reason)."
+    }
+
+    var errorDescription: String? { description }
+
+    /// Custom trust roots, client certificates and pinning. libcurl's URLSession on Linux
+    /// verifies against the system's roots only and calls no delegate about a server's trust
+    /// (checked: a self-signed server fails the request, and neither challenge method is called).
+    /// On Apple's platforms the trust challenge exists, but the transport does not answer it
+    /// with these settings yet.
+    static let tls = URLSessionUnsupportedSetting(
+        setting: "a custom TLS configuration or server trust policy",
+        reason: reason
+    )
+
+    #if canImport(FoundationNetworking)
+    private static let reason =
+        "URLSession verifies certificates against the system's trust roots only, and on this platform "
+        + "asks no delegate about a server's trust"
+    #else
+    private static let reason = "the URLSession transport does not evaluate server trust with these settings yet"
+    #endif
+}

@@ -1,0 +1,143 @@
+import Foundation
+import NIOCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `URLRequest` URLSession sends for an exchange, with its body and download destination,
+/// built anew for every attempt from the endpoint's task (a retry sends the body again), with
+/// the same checks and rules as the AsyncHTTPClient request (`PreparedTransfer`).
+struct URLSessionPreparedRequest {
+    /// How the body goes out.
+    enum Body {
+        case none
+        /// In memory: the request's own bytes, or a multipart body of bytes only.
+        case data(Data)
+        /// A file the caller gave (`uploadFile`): sent from where it is.
+        case file(URL)
+        /// A multipart body with file or stream parts: written to a file of its own before
+        /// sending, since URLSession streams an upload only from a file, and removed after.
+        case spooled(RequestBody)
+    }
+
+    var request: URLRequest
+    var body: Body
+    /// The body's size; `nil` without a body.
+    var uploadLength: Int64?
+    /// Whether the task is an upload, whose progress counts the bytes sent.
+    var reportsUploadProgress: Bool
+    /// The user's closure, called once when the download is complete.
+    var destination: UserValue<DownloadDestination>?
+
+    /// - Parameters:
+    ///   - idleTimeout: how long the request may go without bytes moving, set as the request's
+    ///     `timeoutInterval`, which URLSession reads so (checked on Linux as on Apple's).
+    /// - Throws: `MoyaError.requestMapping` for a URL that is not http(s) with a host, a
+    ///   `HeaderValidation` problem for a method or header that would corrupt the request, or
+    ///   the body's failure (an upload that is not a regular file).
+    init(exchange: TransportExchange, sessionHeaders: [String: String], idleTimeout: TimeAmount) throws {
+        var request = exchange.request
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host?.isEmpty == false
+        else {
+            throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
+        }
+        if let problem = HeaderSyntax.problem(method: request.httpMethod ?? "GET") {
+            throw problem
+        }
+        let task = exchange.endpoint.task
+        let body = try RequestBody.forTask(task, of: &request, endpointMethod: exchange.endpoint.method)
+        try Self.addSessionHeaders(sessionHeaders, to: &request)
+        request.timeoutInterval = Double(idleTimeout.nanoseconds) / 1e9
+        // The session's HTTP cache, when it has one, is the decorator above the transport.
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        reportsUploadProgress = RequestBody.isUpload(task)
+        uploadLength = body.map { Int64($0.length) }
+        switch task {
+        case .downloadDestination(let target), .downloadParameters(_, _, let target):
+            destination = UserValue(target)
+        default:
+            destination = nil
+        }
+        request.httpBody = nil
+        request.httpBodyStream = nil
+        self.body = Self.body(for: body, task: task)
+        self.request = request
+    }
+
+    private static func body(for body: RequestBody?, task: Task) -> Body {
+        guard let body else { return .none }
+        if case .uploadFile(let url) = task {
+            return .file(url)
+        }
+        var bytes = Data()
+        for segment in body.segments {
+            guard case .bytes(let data) = segment else { return .spooled(body) }
+            bytes.append(data)
+        }
+        return .data(bytes)
+    }
+
+    /// Checks every header, the session's included, as the other transport does, and adds the
+    /// session's headers the request does not set.
+    private static func addSessionHeaders(_ sessionHeaders: [String: String], to request: inout URLRequest) throws {
+        let fields = request.allHTTPHeaderFields ?? [:]
+        for (name, value) in fields {
+            if let problem = HeaderSyntax.problem(name: name, value: value) {
+                throw problem
+            }
+        }
+        for (name, value) in sessionHeaders {
+            if let problem = HeaderSyntax.problem(name: name, value: value) {
+                throw problem
+            }
+            if !fields.keys.contains(where: { HeaderValidation.isSameName($0, name) }) {
+                request.setValue(value, forHTTPHeaderField: name)
+            }
+        }
+    }
+
+    /// Writes a spooled body to a new file in `directory`. Blocks: run it off the delegate's
+    /// queue. The file is removed when writing fails.
+    static func spool(_ body: RequestBody, in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent("moya-upload-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            for segment in body.segments {
+                try write(segment, to: handle)
+            }
+            return url
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+    }
+
+    private static func write(_ segment: RequestBody.Segment, to handle: FileHandle) throws {
+        let reader: SequentialReader
+        var remaining: UInt64
+        switch segment {
+        case .bytes(let data):
+            try handle.write(contentsOf: data)
+            return
+        case let .file(url, length):
+            reader = SequentialReader(source: .file(try UploadableFile.openForReading(url)))
+            remaining = length
+        case let .stream(streamReader, length):
+            reader = streamReader
+            remaining = length
+        }
+        defer { reader.close() }
+        while remaining > 0 {
+            let chunk = try reader.read(upTo: Int(min(UInt64(RequestBody.chunkSize), remaining)))
+            guard !chunk.isEmpty else { throw RequestBodyError.shorterThanAnnounced(missing: remaining) }
+            try handle.write(contentsOf: chunk)
+            remaining -= UInt64(chunk.count)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import AsyncHTTPClient
+import Foundation
+
+/// The session's redirect settings, applied to URLSession's redirects as AsyncHTTPClient
+/// applies them: the same limit, the same cycle rule, and credentials that never follow a
+/// request to another origin.
+///
+/// URLSession on Linux follows up to 20 redirects and forwards every header, `Authorization`
+/// included, to whatever host a redirect names; its delegate is where both are corrected.
+struct URLSessionRedirects: Sendable {
+    /// `nil` when redirects are not followed.
+    let limit: Int?
+    let allowsCycles: Bool
+
+    /// The headers that never go to another origin (AsyncHTTPClient drops the same ones).
+    static let originBoundHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Origin"]
+
+    init(limit: Int?, allowsCycles: Bool) {
+        self.limit = limit
+        self.allowsCycles = allowsCycles
+    }
+
+    /// The settings of an AsyncHTTPClient redirect configuration.
+    ///
+    /// AsyncHTTPClient keeps which mode it is in internal; it is read by reflection, which
+    /// sees `follow(FollowConfiguration)` (whose fields are public) or `disallow`. A layout
+    /// it does not recognise keeps AsyncHTTPClient's default, 5 redirects without cycles.
+    init(_ configuration: HTTPClient.Configuration.RedirectConfiguration) {
+        let mode = Mirror(reflecting: configuration).children.first { $0.label == "mode" }?.value
+        guard let mode else {
+            self.init(limit: 5, allowsCycles: false)
+            return
+        }
+        let follow =
+            Mirror(reflecting: mode).children.first?.value
+            as? HTTPClient.Configuration.RedirectConfiguration
+            .FollowConfiguration
+        if let follow {
+            self.init(limit: follow.max, allowsCycles: follow.allowCycles)
+        } else if String(describing: mode) == "disallow" {
+            self.init(limit: nil, allowsCycles: false)
+        } else {
+            self.init(limit: 5, allowsCycles: false)
+        }
+    }
+
+    /// What to do with one redirect.
+    enum Decision: Equatable {
+        /// Follow it with this request.
+        case follow(URLRequest)
+        /// Do not follow: the redirect response is the answer.
+        case deliverRedirect
+        /// Too many redirects, or a cycle: the request fails.
+        case refuse
+    }
+
+    /// Whether to follow the redirect from `previous` to `next`, given the URLs already
+    /// visited (the first request's included) and counted in `visited`.
+    func decide(from previous: URL?, to next: URLRequest, visited: [URL]) -> Decision {
+        guard let limit else { return .deliverRedirect }
+        guard let target = next.url, visited.count <= limit else { return .refuse }
+        if !allowsCycles, visited.contains(where: { $0.absoluteString == target.absoluteString }) {
+            return .refuse
+        }
+        guard let previous, !Self.sameOrigin(previous, target) else { return .follow(next) }
+        var stripped = next
+        for name in Self.originBoundHeaders {
+            stripped.setValue(nil, forHTTPHeaderField: name)
+        }
+        return .follow(stripped)
+    }
+
+    /// Same scheme, host and port (RFC 6454), the default port written or not.
+    static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
+        first.scheme?.lowercased() == second.scheme?.lowercased()
+            && first.host?.lowercased() == second.host?.lowercased()
+            && effectivePort(first) == effectivePort(second)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import NIOCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends requests through the platform's `URLSession` (on Linux, FoundationNetworking's, which
+/// is built on libcurl), keeping the `Transport` contract as the AsyncHTTPClient transport
+/// keeps it, from the same session settings: the default on Apple's platforms, as in Moya.
+///
+/// URLSession keeps cookies itself (the configuration's `httpCookieStorage` is the session's
+/// `cookieStorage`) and follows the system's proxy settings (on Linux, the environment's, as
+/// curl does). What it cannot do on a platform is refused before sending, never silently
+/// skipped: custom trust roots (`tlsConfiguration`) and pinned hosts (`serverTrustPolicies`)
+/// need the AsyncHTTPClient transport.
+///
+/// ```swift
+/// let session = Session(transport: URLSessionTransport(configuration: configuration), configuration: configuration)
+/// ```
+public final class URLSessionTransport: StreamTransport {
+    /// What every transfer of the transport reads.
+    struct Settings: Sendable {
+        var defaultHeaders: [String: String]
+        var readTimeout: TimeAmount
+        var requestTimeout: TimeAmount?
+        var redirects: URLSessionRedirects
+        var temporaryDirectory: URL
+        /// Whether the session asks for TLS settings URLSession cannot apply here.
+        var tlsUnsupported: @Sendable (_ host: String) -> Bool
+        /// The serial queue URLSession calls its delegate on.
+        var delegateQueue: OperationQueue
+    }
+
+    let urlSession: URLSession
+    let settings: Settings
+    private let router: URLSessionTaskRouter
+
+    /// A transport over a URLSession of its own, set up from `configuration`'s timeouts, default
+    /// headers, redirects, cookies, connection limit and temporary directory.
+    public init(configuration: Session.Configuration = Session.Configuration()) {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "Moya.URLSessionTransport"
+        let pinnedHosts = Set(configuration.serverTrustPolicies.keys)
+        let customTLS = configuration.tlsConfiguration != nil
+        settings = Settings(
+            defaultHeaders: configuration.defaultHeaders,
+            readTimeout: configuration.readTimeout,
+            requestTimeout: configuration.requestTimeout,
+            redirects: URLSessionRedirects(configuration.redirectConfiguration),
+            temporaryDirectory: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory,
+            tlsUnsupported: { host in customTLS || pinnedHosts.contains(host.lowercased()) },
+            delegateQueue: queue
+        )
+        router = URLSessionTaskRouter()
+        urlSession = URLSession(
+            configuration: Self.makeConfiguration(configuration),
+            delegate: router,
+            delegateQueue: queue
+        )
+    }
+
+    deinit {
+        // URLSession keeps its delegate until it is invalidated; requests in flight finish.
+        urlSession.finishTasksAndInvalidate()
+    }
+
+    /// URLSession's configuration for the session's settings. The idle timeout goes on each
+    /// request (`timeoutInterval`); the whole-request deadline is the transfer's own timer,
+    /// since URLSession on Linux does not enforce `timeoutIntervalForResource` (checked: a 3 s
+    /// response under a 1 s resource timeout completes).
+    static func makeConfiguration(_ configuration: Session.Configuration) -> URLSessionConfiguration {
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpCookieStorage = configuration.cookieStorage
+        sessionConfiguration.httpShouldSetCookies = configuration.cookieStorage != nil
+        sessionConfiguration.httpCookieAcceptPolicy =
+            configuration.cookieStorage == nil ? .never : .onlyFromMainDocumentDomain
+        // The session's HTTP cache is the decorator above; authentication is the lifecycle's.
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        sessionConfiguration.urlCredentialStorage = nil
+        sessionConfiguration.timeoutIntervalForRequest = Double(configuration.readTimeout.nanoseconds) / 1e9
+        sessionConfiguration.timeoutIntervalForResource =
+            configuration.requestTimeout.map {
+                Double($0.nanoseconds) / 1e9
+            } ?? .greatestFiniteMagnitude
+        sessionConfiguration.httpMaximumConnectionsPerHost =
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
+        return sessionConfiguration
+    }
+
+    /// Sends one attempt through URLSession, keeping the `Transport` contract.
+    public func send(_ exchange: TransportExchange, events: TransportEvents) {
+        start(exchange, listener: .transfer(events))
+    }
+
+    func open(_ exchange: TransportExchange, events: StreamEvents) {
+        start(exchange, listener: .stream(events))
+    }
+
+    private func start(_ exchange: TransportExchange, listener: URLSessionTransfer.Listener) {
+        let prepared: URLSessionPreparedRequest
+        do {
+            prepared = try prepare(exchange)
+        } catch {
+            let transfer = URLSessionTransfer(
+                exchange: exchange,
+                listener: listener,
+                destination: nil,
+                uploadLength: nil,
+                settings: settings
+            )
+            transfer.failBeforeStart(MoyaError.wrapping(error))
+            return
+        }
+        let transfer = URLSessionTransfer(
+            exchange: exchange,
+            listener: listener,
+            // A stream is read as it arrives: it has no file to move.
+            destination: { if case .transfer = listener { prepared.destination } else { nil } }(),
+            uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
+            settings: settings
+        )
+        transfer.schedule(deadline: exchange.deadline)
+        // At once when the attempt was cancelled already: the transfer then never starts a task.
+        exchange.cancellation.onCancel { transfer.interrupt(.cancelled) }
+        let session = urlSession
+        let router = router
+        switch prepared.body {
+        case .none:
+            transfer.start(spooledBody: nil, makeTask: { session.dataTask(with: prepared.request) }, router: router)
+        case .data(let data):
+            var request = prepared.request
+            request.httpBody = data
+            transfer.start(spooledBody: nil, makeTask: { session.dataTask(with: request) }, router: router)
+        case .file(let file):
+            transfer.start(
+                spooledBody: nil,
+                makeTask: { session.uploadTask(with: prepared.request, fromFile: file) },
+                router: router
+            )
+        case .spooled(let body):
+            let directory = settings.temporaryDirectory
+            let request = prepared.request
+            // Reading the parts blocks: off the caller's thread, which may be a cooperative one.
+            DispatchQueue.global().async {
+                do {
+                    let file = try URLSessionPreparedRequest.spool(body, in: directory)
+                    transfer.start(
+                        spooledBody: file,
+                        makeTask: { session.uploadTask(with: request, fromFile: file) },
+                        router: router
+                    )
+                } catch {
+                    transfer.failBeforeStart(MoyaError.underlying(error, nil))
+                }
+            }
+        }
+    }
+
+    private func prepare(_ exchange: TransportExchange) throws -> URLSessionPreparedRequest {
+        if let host = exchange.request.url?.host, settings.tlsUnsupported(host) {
+            throw MoyaError.underlying(URLSessionUnsupportedSetting.tls, nil)
+        }
+        if let deadline = exchange.deadline, deadline <= .now() {
+            let seconds = settings.requestTimeout.map { Double($0.nanoseconds) / 1e9 } ?? 0
+            throw MoyaError.underlying(TransferTimeout(limit: .wholeRequest, seconds: seconds).asURLError, nil)
+        }
+        return try URLSessionPreparedRequest(
+            exchange: exchange,
+            sessionHeaders: settings.defaultHeaders,
+            idleTimeout: PoolTrips.idleTimeout(for: exchange.request, default: settings.readTimeout)
+        )
+    }
+}
