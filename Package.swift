@@ -231,6 +231,24 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // The generated client of a small OpenAPI document through `MoyaTransport`, against the
+        // loopback server; its sources are empty without the `OpenAPI` trait.
+        .testTarget(
+            name: "MoyaOpenAPITests",
+            dependencies: [
+                "MoyaOpenAPI",
+                "MoyaTesting",
+                "LoopbackServer",
+                "Moya",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"]
+        ),
         // Moya 15 RxMoya and ReactiveMoya app code, as `Moya15AppCode` keeps the core's: no
         // diagnostic in either language mode (the Swift 5 target links to the same folder).
         .testTarget(
