@@ -14,14 +14,21 @@ let package = Package(
         // Empty modules unless their trait is enabled: a product cannot depend on a trait.
         .library(name: "RxMoya", targets: ["RxMoya"]),
         .library(name: "ReactiveMoya", targets: ["ReactiveMoya"]),
+        .library(name: "MoyaOpenAPI", targets: ["MoyaOpenAPI"]),
     ],
-    // Both off by default, so that a package using Moya alone never resolves RxSwift or
-    // ReactiveSwift: SwiftPM skips a dependency that only disabled traits use.
+    // All off by default, so that a package using Moya alone never resolves RxSwift,
+    // ReactiveSwift or the OpenAPI runtime: SwiftPM skips a dependency that only disabled
+    // traits use.
     traits: [
         .trait(name: "RxMoya", description: "The RxMoya product: Moya's RxSwift extensions (needs RxSwift)."),
         .trait(
             name: "ReactiveMoya",
             description: "The ReactiveMoya product: Moya's ReactiveSwift extensions (needs ReactiveSwift)."
+        ),
+        .trait(
+            name: "OpenAPI",
+            description:
+                "The MoyaOpenAPI product: a ClientTransport for swift-openapi-generator's clients (needs swift-openapi-runtime)."
         ),
         .default(enabledTraits: []),
     ],
@@ -42,6 +49,7 @@ let package = Package(
         // Used only with the traits of the same names (see `traits`).
         .package(url: "https://github.com/ReactiveX/RxSwift.git", from: "6.0.0"),
         .package(url: "https://github.com/ReactiveCocoa/ReactiveSwift.git", "6.0.0"..<"8.0.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
     ],
     targets: [
         .target(
@@ -83,6 +91,15 @@ let package = Package(
             dependencies: [
                 "Moya",
                 .product(name: "ReactiveSwift", package: "ReactiveSwift", condition: .when(traits: ["ReactiveMoya"])),
+            ]
+        ),
+        // `MoyaTransport`: compiled only with the `OpenAPI` trait, an empty module otherwise.
+        .target(
+            name: "MoyaOpenAPI",
+            dependencies: [
+                "Moya",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ]
         ),
         // Record/replay, richer stubs and request assertions for users' own tests.
@@ -213,6 +230,24 @@ let package = Package(
                 .product(name: "ReactiveSwift", package: "ReactiveSwift", condition: .when(traits: ["ReactiveMoya"])),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
+        ),
+        // The generated client of a small OpenAPI document through `MoyaTransport`, against the
+        // loopback server; its sources are empty without the `OpenAPI` trait.
+        .testTarget(
+            name: "MoyaOpenAPITests",
+            dependencies: [
+                "MoyaOpenAPI",
+                "MoyaTesting",
+                "LoopbackServer",
+                "Moya",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"]
         ),
         // Moya 15 RxMoya and ReactiveMoya app code, as `Moya15AppCode` keeps the core's: no
         // diagnostic in either language mode (the Swift 5 target links to the same folder).

@@ -9,6 +9,9 @@
 # graphs during an ordinary build instead, which resolves only what the enabled traits use.
 # The build has its own scratch folder, since the extra compiler flags would rebuild .build.
 #
+# MoyaOpenAPI is empty without its trait: `scripts/build-docs.sh MoyaOpenAPI` builds it with the
+# OpenAPI trait (swift-openapi-runtime must be reachable); the default list leaves it out.
+#
 # Usage: scripts/build-docs.sh [TARGET ...]    (default: Moya CombineMoya MoyaTesting)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +25,11 @@ rm -rf "$graphs"
 mkdir -p "$graphs"
 
 for target in "${targets[@]}"; do
-    swift build --scratch-path "$scratch" --target "$target" \
+    traits=()
+    if [[ $target == MoyaOpenAPI ]]; then
+        traits=(--traits OpenAPI)
+    fi
+    swift build --scratch-path "$scratch" ${traits[@]+"${traits[@]}"} --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
         -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
 done
