@@ -155,6 +155,7 @@ let package = Package(
             name: "moya-demo",
             dependencies: [
                 "MoyaDemoKit",
+                "Moya",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/MoyaDemo"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Moya
 import MoyaDemoKit
 
 /// `moya-demo`: walks through Moya against an embedded GitHub-like server (or `--base-url`).
@@ -52,6 +53,9 @@ struct MoyaDemo: AsyncParsableCommand {
         }
         let origin = server == nil ? "" : " (embedded)"
         output.line("Moya demo against \(DemoConfiguration.baseURL.absoluteString)\(origin)")
+        // Which transport carries the requests: a Session() picks the platform's default.
+        let transport = String(describing: type(of: Session.default.transport))
+        output.line("Requests go through \(transport), this platform's default transport.")
         output.line()
 
         let steps = step.flatMap(DemoSteps.named).map { [$0] } ?? DemoSteps.all
