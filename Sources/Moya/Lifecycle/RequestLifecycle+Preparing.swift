@@ -42,7 +42,7 @@ extension RequestLifecycle {
         // Without plugins, nobody could see the request or attach a credential to it.
         var credential: URLCredential?
         if !context.plugins.isEmpty {
-            let requestType = MoyaRequest(request: request, sessionHeaders: context.session.sessionHeaders)
+            let requestType = MoyaRequest(request: request, sessionHeaders: context.sessionPolicy.defaultHeaders)
             withRequestContext {
                 for plugin in context.plugins {
                     plugin.willSend(requestType, target: context.target)
@@ -51,7 +51,7 @@ extension RequestLifecycle {
             credential = requestType.credential
         }
         let interceptor = ChallengeInterceptor.combining(context.interceptor, credential: credential)
-        let deadline = context.session.configuration.requestTimeout.map { NIODeadline.now() + $0 }
+        let deadline = context.sessionPolicy.requestTimeout.map { NIODeadline.now() + $0 }
         perform(withMachine { $0.announced(interceptor: interceptor, deadline: deadline, step: step) })
     }
 

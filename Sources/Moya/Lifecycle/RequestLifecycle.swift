@@ -19,7 +19,10 @@ final class RequestLifecycle: Sendable {
         let plugins: [PluginType]
         /// Whether a plugin is an `AsyncPluginType`, so that `prepare` must run in a task.
         let hasAsyncPlugins: Bool
-        let session: Session
+        /// What the lifecycle reads of the session.
+        let sessionPolicy: Session.Policy
+        /// The stub or the session's transport, with its decorators: the same for every attempt.
+        let transport: any StreamTransport
         let requestClosure: (Endpoint, @escaping @Sendable (Result<URLRequest, MoyaError>) -> Void) -> Void
         /// Adapts and retries each attempt: the session's, the provider's and the target's, combined.
         let interceptor: RequestInterceptor?
@@ -57,18 +60,10 @@ final class RequestLifecycle: Sendable {
     /// The stub or the session: the same for every attempt.
     let transport: any StreamTransport
 
-    /// `transport` replaces the one `TransportAssembly` chooses (a scripted one, in tests).
-    init(context: Context, transport: (any StreamTransport)? = nil) {
+    init(context: Context) {
         self.machine = InlineLock(StateMachine(validation: context.target.validationType))
-        self.transport =
-            transport
-            ?? TransportAssembly.transport(
-                stubBehavior: context.stubBehavior,
-                session: context.session,
-                target: UserValue(context.target)
-            )
-        let bindsContext =
-            !context.plugins.isEmpty || context.interceptor != nil || context.session.configuration.logger != nil
+        self.transport = context.transport
+        let bindsContext = !context.plugins.isEmpty || context.interceptor != nil || context.sessionPolicy.hasLogger
         self.requestContext = bindsContext ? RequestContext() : nil
         // Stored last, so that the context moves into place instead of being copied.
         self.context = context

@@ -54,7 +54,12 @@ extension MoyaProvider {
             stubBehavior: stubBehavior,
             plugins: plugins,
             hasAsyncPlugins: hasAsyncPlugins,
-            session: session,
+            sessionPolicy: session.policy,
+            transport: TransportAssembly.transport(
+                stubBehavior: stubBehavior,
+                session: session,
+                target: UserValue(target)
+            ),
             requestClosure: requestClosure,
             interceptor: interceptor(with: policies),
             activeRequests: activeRequests,

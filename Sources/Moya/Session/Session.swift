@@ -34,6 +34,9 @@ public final class Session: Sendable {
     /// else answering them whole. Worked out once, not per request.
     let streamTransport: any StreamTransport
 
+    /// What the request lifecycle reads of the session, worked out once.
+    let policy: Policy
+
     /// Whether the transport keeps cookies itself (URLSession does), so that the session's
     /// cookie decorator stays out of its way.
     let transportKeepsCookies: Bool
@@ -104,6 +107,11 @@ public final class Session: Sendable {
         self.transport = transport
         self.streamTransport = (transport as? any StreamTransport) ?? WholeBodyStreams(base: transport)
         self.transportKeepsCookies = transport is URLSessionTransport
+        self.policy = Policy(
+            defaultHeaders: configuration.defaultHeaders,
+            requestTimeout: configuration.requestTimeout,
+            hasLogger: configuration.logger != nil
+        )
         self.interceptor = interceptor
         // The cache's own failures are warned about through this session's logger.
         configuration.cache?.failures.adopt(configuration.logger)
@@ -124,6 +132,17 @@ public final class Session: Sendable {
 }
 
 extension Session {
+    /// The few settings a request's lifecycle reads: a small value, so that the lifecycle never
+    /// depends on the session or its transport (the provider assembles the transport).
+    struct Policy: Sendable {
+        /// Sent unless a request sets the same names; plugins' `RequestType` shows them.
+        let defaultHeaders: [String: String]
+        /// The whole-request timeout, fixed when a request first starts sending.
+        let requestTimeout: TimeAmount?
+        /// Whether a logger may read the request's context.
+        let hasLogger: Bool
+    }
+
     /// The error a request fails with, under `MoyaError.underlying`, when the session's client
     /// has been shut down (by `shutdown()`, or by its owner for a client you passed in).
     ///

@@ -24,12 +24,13 @@ struct RequestLifecycleRaceTests {
             stubBehavior: .never,
             plugins: plugins,
             hasAsyncPlugins: plugins.contains { $0 is AsyncPluginType },
-            session: session,
+            sessionPolicy: Session.default.policy,
+            transport: transport,
             requestClosure: requestClosure,
             interceptor: interceptor,
             activeRequests: nil
         )
-        return RequestLifecycle(context: context, transport: transport)
+        return RequestLifecycle(context: context)
     }
 
     /// Fresh deliveries subscribed to `lifecycle`, which is then started, with the subscriber's id.

@@ -22,14 +22,15 @@ struct StreamLifecycleRaceTests {
             stubBehavior: .never,
             plugins: plugins,
             hasAsyncPlugins: false,
-            session: RequestLifecycleRaceTests.session,
+            sessionPolicy: Session.default.policy,
+            transport: transport,
             requestClosure: { endpoint, done in done(Result { try endpoint.urlRequest() }.mapError(MoyaError.wrapping))
             },
             interceptor: interceptor,
             activeRequests: nil
         )
         context.streaming = RequestLifecycle.Streaming()
-        return RequestLifecycle(context: context, transport: transport)
+        return RequestLifecycle(context: context)
     }
 
     /// A body the test writes, and how its transfer ended.
