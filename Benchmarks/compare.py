@@ -27,7 +27,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-WHO = ["Moya", "AHC raw", "AHC+Data", "JSONDecoder", "Parser alone"]
+WHO = ["Moya", "Moya URLSession", "AHC raw", "AHC+Data", "JSONDecoder", "Parser alone"]
 # Benchmarks that move one file per iteration: their throughput is shown in MiB/s.
 TRANSFERS = ("Download", "Multipart upload")
 # The server must answer at least this many times faster than the fastest client.
@@ -158,13 +158,13 @@ def main():
     def values(work, who, key):
         return [by_work[work][who][key] for by_work, _ in runs if who in by_work.get(work, {})]
 
-    def ratios(work, baseline, key):
-        """Moya's figure over the baseline's, run by run."""
+    def ratios(work, baseline, key, who="Moya"):
+        """`who`'s figure (Moya's by default) over the baseline's, run by run."""
         out = []
         for by_work, _ in runs:
             figures_ = by_work.get(work, {})
-            if "Moya" in figures_ and baseline in figures_ and figures_[baseline][key]:
-                out.append(figures_["Moya"][key] / figures_[baseline][key])
+            if who in figures_ and baseline in figures_ and figures_[baseline][key]:
+                out.append(figures_[who][key] / figures_[baseline][key])
         return out
 
     def differences(work, baseline, key):
@@ -263,6 +263,22 @@ def main():
         ]
         print("| " + " | ".join(cells) + " |")
     print()
+
+    # Moya on each transport: the platform's default (AsyncHTTPClient on Linux) and URLSession.
+    transport_works = [w for w in works if any("Moya URLSession" in r.get(w, {}) for r, _ in runs)]
+    if transport_works:
+        print("| benchmark | transport | ÷ AHC+Data (thr) | ÷ AHC+Data (CPU) | ÷ raw (thr) | ÷ raw (CPU) |")
+        print("|---|---|---:|---:|---:|---:|")
+        for work in transport_works:
+            for who, label in (("Moya", "AsyncHTTPClientTransport"), ("Moya URLSession", "URLSessionTransport")):
+                print("| " + " | ".join([
+                    work, label,
+                    spread(ratios(work, "AHC+Data", "throughput", who)),
+                    spread(ratios(work, "AHC+Data", "cpu", who)),
+                    spread(ratios(work, "AHC raw", "throughput", who)),
+                    spread(ratios(work, "AHC raw", "cpu", who)),
+                ]) + " |")
+        print()
 
     # Every benchmark's own figures, medians over the runs.
     # "cores busy": the client's CPU time over its wall-clock time. Near 1 for a one-at-a-time

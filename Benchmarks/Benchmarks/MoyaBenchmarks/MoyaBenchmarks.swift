@@ -6,8 +6,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 
-// Naming: every benchmark is "<work> · <who>", where <who> is "Moya", "AHC raw", "AHC+Data"
-// or "JSONDecoder"; `compare.py` pairs them by <work>. Each iteration does a batch of
+// Naming: every benchmark is "<work> · <who>", where <who> is "Moya" (on the platform's default
+// transport, AsyncHTTPClient on Linux), "Moya URLSession" (on `URLSessionTransport`), "AHC raw",
+// "AHC+Data" or "JSONDecoder"; `compare.py` pairs them by <work>. Each iteration does a batch of
 // operations and reports its size in the "requests" custom metric, so that the per-iteration
 // figures can be turned into per-request ones. Batches are sized for iterations of a few hundred
 // milliseconds against nginx on loopback: CPU time is counted in 10 ms scheduler ticks.
@@ -145,14 +146,16 @@ struct Network: Sendable {
     /// The provider of the callback API: the same session, completions on `callbackQueue`.
     let callbackProvider: MoyaProvider<BenchAPI>
 
-    /// The server `run.sh` started (nginx), named by `MOYA_BENCH_BASE_URL`.
-    static func start() async throws -> Network {
+    /// The server `run.sh` started (nginx), named by `MOYA_BENCH_BASE_URL`; the providers'
+    /// session sends through `URLSessionTransport` when `onURLSession`, else through the
+    /// platform's default (AsyncHTTPClient on Linux).
+    static func start(onURLSession: Bool = false) async throws -> Network {
         guard let value = ProcessInfo.processInfo.environment["MOYA_BENCH_BASE_URL"], let baseURL = URL(string: value) else {
             throw BenchmarkFailure(
                 "MOYA_BENCH_BASE_URL is not set: run Benchmarks/run.sh, which starts the loopback server and sets it."
             )
         }
-        let session = Session()
+        let session = onURLSession ? Session(transport: URLSessionTransport()) : Session()
         let callbackQueue = DispatchQueue(label: "benchmark.callbacks")
         return Network(
             baseURL: baseURL,
@@ -213,10 +216,12 @@ func networkTrio(
 ) {
     let variants: [(String, @Sendable (Network) async throws -> Void)] = [
         ("Moya", moya),
+        ("Moya URLSession", moya),
         ("AHC raw", { try await baseline($0.baseline(.raw)) }),
         ("AHC+Data", { try await baseline($0.baseline(.data)) }),
     ]
     for (who, work) in variants {
+        let onURLSession = who == "Moya URLSession"
         Benchmark("\(name) · \(who)", configuration: configuration) { benchmark, network in
             benchmark.measurement(requestsMetric, requests)
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -230,7 +235,7 @@ func networkTrio(
                 try await group.waitForAll()
             }
         } setup: {
-            try await Network.start()
+            try await Network.start(onURLSession: onURLSession)
         }
     }
 }
@@ -249,17 +254,19 @@ func callbackTrio(
     typealias Start = @Sendable (Network, _ done: @escaping @Sendable (Error?) -> Void) -> Void
     let variants: [(String, Start)] = [
         ("Moya", moya),
+        ("Moya URLSession", moya),
         ("AHC raw", { network, done in baseline(network.baseline(.raw), network.callbackQueue, done) }),
         ("AHC+Data", { network, done in baseline(network.baseline(.data), network.callbackQueue, done) }),
     ]
     for (who, start) in variants {
+        let onURLSession = who == "Moya URLSession"
         Benchmark("\(name) · \(who)", configuration: configuration) { benchmark, network in
             benchmark.measurement(requestsMetric, requests)
             try await CallbackChains.run(chains: concurrency, each: requests / concurrency) { done in
                 start(network, done)
             }
         } setup: {
-            try await Network.start()
+            try await Network.start(onURLSession: onURLSession)
         }
     }
 }
