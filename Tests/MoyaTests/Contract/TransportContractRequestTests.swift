@@ -91,9 +91,10 @@ struct TransportContractRequestTests {
     }
 
     @Test(arguments: TransportUnderTest.allCases)
-    func aMultipartBodyWithDataAndFilePartsArrivesAsFormData(_ transport: TransportUnderTest) async throws {
+    func multipartSendsEveryKindOfPartWithTheCustomBoundary(_ transport: TransportUnderTest) async throws {
         let file = try TransportUnderTest.makeDirectory().appendingPathComponent("notes.txt")
-        try Data("file part".utf8).write(to: file)
+        try Data("file contents".utf8).write(to: file)
+        let streamData = Data("streamed bytes".utf8)
         try await TestServer.with(addEcho) { server in
             let target = DynamicTarget(
                 baseURL: server.baseURL,
@@ -101,22 +102,40 @@ struct TransportContractRequestTests {
                 method: .post,
                 makeTask: {
                     .uploadMultipart([
-                        MultipartFormData(provider: .data(Data("data part".utf8)), name: "field"),
+                        MultipartFormData(provider: .data(Data("moya".utf8)), name: "name"),
                         MultipartFormData(provider: .file(file), name: "attachment", mimeType: "text/plain"),
+                        MultipartFormData(
+                            provider: .stream(InputStream(data: streamData), UInt64(streamData.count)),
+                            name: "stream",
+                            fileName: "s.bin"
+                        ),
                     ])
-                }
+                },
+                headers: ["Content-Type": "multipart/form-data; boundary=test-boundary-42", "X-Echo": "Content-Length"]
             )
             let response = try await transport.provider().request(target)
-            let contentType = try #require(response.response?.value(forHTTPHeaderField: "Content-Type"))
-            #expect(contentType.hasPrefix("multipart/form-data; boundary="))
             let body = try response.mapString()
-            #expect(body.contains("Content-Disposition: form-data; name=\"field\"\r\n\r\ndata part\r\n"))
+            #expect(
+                response.response?.value(forHTTPHeaderField: "Content-Type")
+                    == "multipart/form-data; boundary=test-boundary-42"
+            )
+            #expect(response.response?.value(forHTTPHeaderField: "X-Seen-Content-Length") == "\(response.data.count)")
+            #expect(
+                body.hasPrefix("--test-boundary-42\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nmoya\r\n")
+            )
             #expect(
                 body.contains(
                     "Content-Disposition: form-data; name=\"attachment\"; filename=\"notes.txt\"\r\n"
-                        + "Content-Type: text/plain\r\n\r\nfile part\r\n"
+                        + "Content-Type: text/plain\r\n\r\nfile contents\r\n"
                 )
             )
+            #expect(
+                body.contains(
+                    "name=\"stream\"; filename=\"s.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                        + "streamed bytes\r\n"
+                )
+            )
+            #expect(body.hasSuffix("--test-boundary-42--\r\n"))
         }
     }
 }

@@ -6,17 +6,17 @@ import Testing
 
 @testable import Moya
 
-/// Streamed responses and server-sent events, the same through every transport: every chunk
-/// arrives once and in order, and leaving the stream ends the request.
+/// Streamed responses and server-sent events, the same through every transport: the head first,
+/// every chunk once and in order, plugins told once, and leaving the stream ends the request.
 @Suite("Transport contract: streams and server-sent events")
 struct TransportContractStreamTests {
     @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.allCases)
-    func aStreamedBodyArrivesWholeAndInOrderAfterItsHead(_ transport: TransportUnderTest) async throws {
-        let parts = (0..<50).map { "part \($0);" }
+    func theHeadComesFirstThenEveryChunkInOrderAndPluginsHearTheEndOnce(_ transport: TransportUnderTest) async throws {
+        let parts = (1...20).map { "part \($0);" }
         try await TestServer.with({ router in
             router.get("parts") { _, _ in
                 Hummingbird.Response(
-                    status: .ok,
+                    status: .accepted,
                     headers: [.contentType: "text/plain"],
                     body: ResponseBody { writer in
                         for part in parts {
@@ -27,33 +27,53 @@ struct TransportContractStreamTests {
                 )
             }
         }) { server in
-            let streamed = try await transport.provider().stream(DynamicTarget(baseURL: server.baseURL, path: "/parts"))
-            #expect(streamed.statusCode == 200)
+            let plugin = StreamPluginRecorder()
+            let provider = transport.provider(plugins: [plugin])
+            let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/parts"))
+            #expect(streamed.statusCode == 202)
+            #expect(streamed.response?.value(forHTTPHeaderField: "Content-Type") == "text/plain")
+            #expect(streamed.request?.url?.path == "/parts")
+
             var body = Data()
             for try await chunk in streamed.chunks {
                 body.append(chunk)
             }
             #expect(String(decoding: body, as: UTF8.self) == parts.joined())
+            let result = await plugin.nextResult()
+            guard case .success(let head)? = result else {
+                Issue.record("expected the head, got \(String(describing: result))")
+                return
+            }
+            #expect(head.statusCode == 202)
+            #expect(head.data.isEmpty)
+            #expect(plugin.log.all == ["willSend", "didReceive"])
         }
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.allCases)
-    func leavingAnEndlessStreamClosesTheConnection(_ transport: TransportUnderTest) async throws {
+    func breakingOutOfTheLoopEndsTheRequestAndTheServerSeesTheConnectionClose(
+        _ transport: TransportUnderTest
+    ) async throws {
         let (closed, closedContinuation) = AsyncStream<Void>.makeStream()
         try await TestServer.with({ router in
             router.get("endless") { _, _ in endlessResponse(closed: closedContinuation) }
         }) { server in
-            let streamed = try await transport.provider().stream(
-                DynamicTarget(baseURL: server.baseURL, path: "/endless")
-            )
+            let plugin = StreamPluginRecorder()
+            let provider = transport.provider(plugins: [plugin])
+            let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/endless"))
             var received = 0
             for try await chunk in streamed.chunks {
                 received += chunk.count
-                if received > 10_000 { break }
+                if received > 100_000 { break }
             }
-            #expect(received > 10_000)
-            // The server's writes fail only once the client closed the connection.
+            // Only a closed connection ends the server's loop.
             for await _ in closed { break }
+            let result = await plugin.nextResult()
+            guard case .failure(let error)? = result else {
+                Issue.record("expected the cancelled error, got \(String(describing: result))")
+                return
+            }
+            #expect(error.isCancellation)
         }
     }
 

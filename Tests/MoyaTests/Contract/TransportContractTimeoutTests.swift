@@ -50,7 +50,10 @@ struct TransportContractTimeoutTests {
         let (release, releaseNow) = AsyncStream<Void>.makeStream()
         defer { releaseNow.finish() }
         try await TestServer.with({ addRoutes($0, release: release) }) { server in
-            let provider = transport.provider(.init(readTimeout: .seconds(2), cookieStorage: nil))
+            // Bytes every 300 ms, well inside the idle timeout; wider under a sanitizer, which slows
+            // the server and the client many times over.
+            let sanitized = ProcessInfo.processInfo.environment["MOYA_TEST_SANITIZER"] != nil
+            let provider = transport.provider(.init(readTimeout: .seconds(sanitized ? 10 : 2), cookieStorage: nil))
             let response = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/trickle"))
             #expect(try response.mapString() == "xxxxxxxx")
         }

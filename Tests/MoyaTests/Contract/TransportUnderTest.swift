@@ -24,12 +24,13 @@ enum TransportUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
         return Session(transport: transport, configuration: configuration, interceptor: interceptor)
     }
 
-    /// A provider over `session(configuration, interceptor:)`.
+    /// A provider over `session(configuration, interceptor:)`, with `plugins`.
     func provider(
         _ configuration: Session.Configuration = Session.Configuration(cookieStorage: nil),
-        interceptor: RequestInterceptor? = nil
+        interceptor: RequestInterceptor? = nil,
+        plugins: [PluginType] = []
     ) -> MoyaProvider<DynamicTarget> {
-        MoyaProvider<DynamicTarget>(session: session(configuration, interceptor: interceptor))
+        MoyaProvider<DynamicTarget>(session: session(configuration, interceptor: interceptor), plugins: plugins)
     }
 
     /// A new empty directory, for a test's temporary or downloaded files.

@@ -69,55 +69,6 @@ struct NetworkTransferTests {
         }
     }
 
-    @Test func multipartSendsEveryKindOfPartWithTheCustomBoundary() async throws {
-        let directory = try temporaryDirectory()
-        let file = directory.appendingPathComponent("notes.txt")
-        try Data("file contents".utf8).write(to: file)
-        let streamData = Data("streamed bytes".utf8)
-
-        try await TestServer.with(addEcho) { server in
-            let provider = MoyaProvider<DynamicTarget>()
-            let target = DynamicTarget(
-                baseURL: server.baseURL,
-                path: "/echo",
-                method: .post,
-                makeTask: {
-                    .uploadMultipart([
-                        MultipartFormData(provider: .data(Data("moya".utf8)), name: "name"),
-                        MultipartFormData(provider: .file(file), name: "attachment", mimeType: "text/plain"),
-                        MultipartFormData(
-                            provider: .stream(InputStream(data: streamData), UInt64(streamData.count)),
-                            name: "stream",
-                            fileName: "s.bin"
-                        ),
-                    ])
-                },
-                headers: ["Content-Type": "multipart/form-data; boundary=test-boundary-42"]
-            )
-            let response = try await provider.request(target)
-            let body = try response.mapString()
-            #expect(
-                response.response?.value(forHTTPHeaderField: "X-Content-Type")
-                    == "multipart/form-data; boundary=test-boundary-42"
-            )
-            #expect(response.response?.value(forHTTPHeaderField: "X-Content-Length") == "\(response.data.count)")
-            #expect(
-                body.hasPrefix("--test-boundary-42\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nmoya\r\n")
-            )
-            #expect(
-                body.contains(
-                    "Content-Disposition: form-data; name=\"attachment\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nfile contents\r\n"
-                )
-            )
-            #expect(
-                body.contains(
-                    "name=\"stream\"; filename=\"s.bin\"\r\nContent-Type: application/octet-stream\r\n\r\nstreamed bytes\r\n"
-                )
-            )
-            #expect(body.hasSuffix("--test-boundary-42--\r\n"))
-        }
-    }
-
     @Test func uploadReportsProgressEndingCompleted() async throws {
         let directory = try temporaryDirectory()
         let file = directory.appendingPathComponent("progress.bin")
