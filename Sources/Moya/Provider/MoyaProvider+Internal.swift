@@ -58,7 +58,7 @@ extension MoyaProvider {
             transport: TransportAssembly.transport(
                 stubBehavior: stubBehavior,
                 session: session,
-                target: UserValue(target)
+                policies: policies
             ),
             requestClosure: requestClosure,
             interceptor: interceptor(with: policies),

@@ -37,6 +37,10 @@ public final class Session: Sendable {
     /// What the request lifecycle reads of the session, worked out once.
     let policy: Policy
 
+    /// `streamTransport` behind the session's cache and cookie storage: assembled once, since
+    /// every request uses it unless its target sets a cache policy of its own.
+    let networkTransport: any StreamTransport
+
     /// Whether the transport keeps cookies itself (URLSession does), so that the session's
     /// cookie decorator stays out of its way.
     let transportKeepsCookies: Bool
@@ -103,16 +107,23 @@ public final class Session: Sendable {
         configuration: Configuration = Configuration(),
         interceptor: RequestInterceptor? = nil
     ) {
+        let streamTransport = (transport as? any StreamTransport) ?? WholeBodyStreams(base: transport)
+        let keepsCookies = transport is URLSessionTransport
         self.configuration = configuration
         self.transport = transport
-        self.streamTransport = (transport as? any StreamTransport) ?? WholeBodyStreams(base: transport)
-        self.transportKeepsCookies = transport is URLSessionTransport
+        self.streamTransport = streamTransport
+        self.transportKeepsCookies = keepsCookies
+        self.networkTransport = TransportAssembly.network(
+            over: streamTransport,
+            configuration: configuration,
+            keepsCookies: keepsCookies
+        )
+        self.interceptor = interceptor
         self.policy = Policy(
             defaultHeaders: configuration.defaultHeaders,
             requestTimeout: configuration.requestTimeout,
             hasLogger: configuration.logger != nil
         )
-        self.interceptor = interceptor
         // The cache's own failures are warned about through this session's logger.
         configuration.cache?.failures.adopt(configuration.logger)
     }

@@ -11,9 +11,9 @@ struct CookieTransport: StreamTransport {
     let base: any StreamTransport
     let storage: HTTPCookieStorage
 
-    /// `base` behind the session's cookie storage, or `base` itself when it has none.
-    static func over(_ base: any StreamTransport, session: Session) -> any StreamTransport {
-        guard let storage = session.configuration.cookieStorage else { return base }
+    /// `base` behind `configuration`'s cookie storage, or `base` itself when it has none.
+    static func over(_ base: any StreamTransport, configuration: Session.Configuration) -> any StreamTransport {
+        guard let storage = configuration.cookieStorage else { return base }
         return CookieTransport(base: base, storage: storage)
     }
 

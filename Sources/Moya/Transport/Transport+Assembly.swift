@@ -1,25 +1,41 @@
 /// Where a request's transport is put together: the one place that decides which transport
 /// answers and which decorators wrap it.
 enum TransportAssembly {
-    /// The stub for a stubbed request, else the session's transport behind its HTTP cache, when
-    /// it has one, behind its cookie storage, when it has one.
+    /// The stub for a stubbed request, else the session's network transport: its transport
+    /// behind its HTTP cache and its cookie storage (`network(over:configuration:cachePolicy:)`),
+    /// made once by the session unless the target's own cache policy asks for another.
     ///
     /// Retries and adapters are not a transport's business: the lifecycle runs every attempt,
     /// so the cache sees each attempt as adapted.
-    ///
-    /// `target` is read only for the session (the cache asks the target's policies): a stub
-    /// does not copy it.
     static func transport(
         stubBehavior: StubBehavior,
         session: Session,
-        target: @autoclosure () -> UserValue<TargetType>
+        policies: RequestPolicies?
     ) -> any StreamTransport {
         guard stubBehavior == .never else {
             return StubTransport(behavior: stubBehavior)
         }
-        let cached = CachingTransport.over(session.streamTransport, session: session, target: target())
-        // URLSession keeps the session's cookies itself: no cookie decorator over it.
-        guard !session.transportKeepsCookies else { return cached }
-        return CookieTransport.over(cached, session: session)
+        guard session.configuration.cache != nil, let cachePolicy = policies?.cachePolicy else {
+            return session.networkTransport
+        }
+        return network(
+            over: session.streamTransport,
+            configuration: session.configuration,
+            keepsCookies: session.transportKeepsCookies,
+            cachePolicy: cachePolicy
+        )
+    }
+
+    /// `base` behind the HTTP cache, when the configuration has one, behind its cookie storage,
+    /// when it has one and `base` does not keep cookies itself (URLSession does).
+    static func network(
+        over base: any StreamTransport,
+        configuration: Session.Configuration,
+        keepsCookies: Bool,
+        cachePolicy: CachePolicy? = nil
+    ) -> any StreamTransport {
+        let cached = CachingTransport.over(base, configuration: configuration, policy: cachePolicy)
+        guard !keepsCookies else { return cached }
+        return CookieTransport.over(cached, configuration: configuration)
     }
 }

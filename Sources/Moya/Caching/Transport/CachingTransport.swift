@@ -13,19 +13,19 @@ struct CachingTransport: StreamTransport {
     let policy: CachePolicy
     let sessionHeaders: [String: String]
 
-    /// `base` itself when the session has no cache; else `base` behind the cache, with the
-    /// target's policy (`RequestPolicies.cachePolicy`) or the cache's.
+    /// `base` itself when `configuration` has no cache; else `base` behind the cache, with
+    /// `policy` (a target's `RequestPolicies.cachePolicy`) or the cache's own.
     static func over(
         _ base: any StreamTransport,
-        session: Session,
-        target: UserValue<TargetType>
+        configuration: Session.Configuration,
+        policy: CachePolicy? = nil
     ) -> any StreamTransport {
-        guard let cache = session.configuration.cache else { return base }
+        guard let cache = configuration.cache else { return base }
         return CachingTransport(
             base: base,
             cache: cache,
-            policy: (target.value as? RequestPolicies)?.cachePolicy ?? cache.policy,
-            sessionHeaders: session.sessionHeaders
+            policy: policy ?? cache.policy,
+            sessionHeaders: configuration.defaultHeaders
         )
     }
 
