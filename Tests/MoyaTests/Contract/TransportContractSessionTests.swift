@@ -55,22 +55,25 @@ struct TransportContractSessionTests {
         }
     }
 
+    /// `/login` sets a cookie; `/me` answers with the `Cookie` header it received, or "none".
+    private func addLogin(_ router: Router<BasicRequestContext>) {
+        router.post("login") { _, _ in
+            Hummingbird.Response(status: .noContent, headers: [.setCookie: "sid=abc; Path=/"])
+        }
+        router.get("me") { request, _ in
+            Hummingbird.Response(
+                status: .ok,
+                body: .init(byteBuffer: ByteBuffer(string: request.headers[.cookie] ?? "none"))
+            )
+        }
+    }
+
     @Test(arguments: TransportUnderTest.allCases)
     func aLoginsCookieIsSentBackOnTheNextRequest(_ transport: TransportUnderTest) async throws {
         let storage = HTTPCookieStorage.sharedCookieStorage(
             forGroupContainerIdentifier: "contract-\(UUID().uuidString)"
         )
-        try await TestServer.with({ router in
-            router.post("login") { _, _ in
-                Hummingbird.Response(status: .noContent, headers: [.setCookie: "sid=abc; Path=/"])
-            }
-            router.get("me") { request, _ in
-                Hummingbird.Response(
-                    status: .ok,
-                    body: .init(byteBuffer: ByteBuffer(string: request.headers[.cookie] ?? "none"))
-                )
-            }
-        }) { server in
+        try await TestServer.with(addLogin) { server in
             let provider = transport.provider(.init(cookieStorage: storage))
             _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/login", method: .post))
             let me = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/me"))
@@ -80,17 +83,7 @@ struct TransportContractSessionTests {
 
     @Test(arguments: TransportUnderTest.allCases)
     func noCookieStorageSendsNoCookie(_ transport: TransportUnderTest) async throws {
-        try await TestServer.with({ router in
-            router.post("login") { _, _ in
-                Hummingbird.Response(status: .noContent, headers: [.setCookie: "sid=abc; Path=/"])
-            }
-            router.get("me") { request, _ in
-                Hummingbird.Response(
-                    status: .ok,
-                    body: .init(byteBuffer: ByteBuffer(string: request.headers[.cookie] ?? "none"))
-                )
-            }
-        }) { server in
+        try await TestServer.with(addLogin) { server in
             let provider = transport.provider(.init(cookieStorage: nil))
             _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/login", method: .post))
             let me = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/me"))

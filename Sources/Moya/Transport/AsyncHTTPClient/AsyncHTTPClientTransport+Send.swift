@@ -9,19 +9,29 @@ extension AsyncHTTPClientTransport: StreamTransport {
         start(PoolTrips(exchange: exchange, configuration: configuration), report: events)
     }
 
+    /// The trip's request, ready for AsyncHTTPClient; the cancel's error when the attempt was
+    /// cancelled before the trip started (nothing is sent then), or why it cannot be sent.
+    func prepare(_ trips: PoolTrips) -> Result<PreparedTransfer, MoyaError> {
+        guard !trips.exchange.cancellation.isCancelled else {
+            return .failure(TransportCancellation.error(url: trips.exchange.request.url))
+        }
+        do {
+            return .success(try PreparedTransfer(exchange: trips.exchange, sessionHeaders: sessionHeaders))
+        } catch {
+            return .failure(MoyaError.wrapping(error))
+        }
+    }
+
     /// Sends one trip of the exchange to the connection pool: its first, or one queued again
     /// when the pool gave up on the one before (see `PoolTrips`).
     private func start(_ trips: PoolTrips, report: TransportEvents) {
         let cancellation = trips.exchange.cancellation
-        guard !cancellation.isCancelled else {
-            report.completion(.failure(TransportCancellation.error(url: trips.exchange.request.url)))
-            return
-        }
         let prepared: PreparedTransfer
-        do {
-            prepared = try PreparedTransfer(exchange: trips.exchange, sessionHeaders: sessionHeaders)
-        } catch {
-            report.completion(.failure(MoyaError.wrapping(error)))
+        switch prepare(trips) {
+        case .success(let transfer):
+            prepared = transfer
+        case .failure(let error):
+            report.completion(.failure(error))
             return
         }
 

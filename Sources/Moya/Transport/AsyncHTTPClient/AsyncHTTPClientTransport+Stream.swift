@@ -14,15 +14,12 @@ extension AsyncHTTPClientTransport {
     /// (`PoolTrips`), as long as no head has reached the reader.
     private func startStream(_ trips: PoolTrips, events: StreamEvents) {
         let cancellation = trips.exchange.cancellation
-        guard !cancellation.isCancelled else {
-            events.head(.failure(TransportCancellation.error(url: trips.exchange.request.url)))
-            return
-        }
         let prepared: PreparedTransfer
-        do {
-            prepared = try PreparedTransfer(exchange: trips.exchange, sessionHeaders: sessionHeaders)
-        } catch {
-            events.head(.failure(MoyaError.wrapping(error)))
+        switch prepare(trips) {
+        case .success(let transfer):
+            prepared = transfer
+        case .failure(let error):
+            events.head(.failure(error))
             return
         }
         let route = route(for: prepared.request.url)
