@@ -129,10 +129,13 @@ public final class Session: Sendable {
     }
 
     /// Shuts the session's transport down, failing requests still in flight: an
-    /// `AsyncHTTPClientTransport` shuts down the clients it owns.
+    /// `AsyncHTTPClientTransport` shuts down the clients it owns, a `URLSessionTransport`
+    /// invalidates its URLSession. Later requests fail with `Session.ShutDownError`.
     public func shutdown() async throws {
         if let client = transport as? AsyncHTTPClientTransport {
             try await client.shutdown()
+        } else if let urlSession = transport as? URLSessionTransport {
+            urlSession.shutdown()
         }
     }
 

@@ -90,4 +90,30 @@ struct TransportContractSessionTests {
             #expect(try me.mapString() == "none")
         }
     }
+
+    @Test(arguments: TransportUnderTest.allCases)
+    func aRequestAfterTheSessionShutDownFailsWithShutDownErrorUnsent(_ transport: TransportUnderTest) async throws {
+        let hits = Counter()
+        try await TestServer.with({ router in
+            router.get("me") { _, _ in
+                hits.increment()
+                return "me"
+            }
+        }) { server in
+            let session = transport.session()
+            let provider = MoyaProvider<DynamicTarget>(session: session)
+            _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/me"))
+            try await session.shutdown()
+            do {
+                _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/me"))
+                Issue.record("a shut-down session must refuse the request")
+            } catch {
+                guard case .underlying(let inner, nil) = error as? MoyaError, inner is Session.ShutDownError else {
+                    Issue.record("expected .underlying(Session.ShutDownError, nil), got \(error)")
+                    return
+                }
+            }
+            #expect(hits.count == 1, "nothing is sent after the shutdown")
+        }
+    }
 }

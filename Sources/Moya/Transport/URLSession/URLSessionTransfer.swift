@@ -93,7 +93,9 @@ final class URLSessionTransfer: @unchecked Sendable {
 
     /// Starts the attempt with `task`, made by `makeTask` only once the body is ready and the
     /// transfer was not interrupted meanwhile; `spooledBody` is removed when it ends.
-    func start(spooledBody: URL?, makeTask: () -> URLSessionTask, router: URLSessionTaskRouter) {
+    /// `makeTask` answers `nil` when the transport was shut down: the attempt then fails with
+    /// `Session.ShutDownError`, as on the AsyncHTTPClient transport.
+    func start(spooledBody: URL?, makeTask: () -> URLSessionTask?, router: URLSessionTaskRouter) {
         let action = locked.withLockedValue { state in
             state.spooledBody = spooledBody
             return state.machine.bodyReady()
@@ -104,7 +106,11 @@ final class URLSessionTransfer: @unchecked Sendable {
             }
             return
         }
-        let task = makeTask()
+        guard let task = makeTask() else {
+            _ = locked.withLockedValue { $0.machine.taskCompleted() }
+            deliver(.failure(.underlying(Session.ShutDownError(url: exchange.request.url), nil)))
+            return
+        }
         router.register(self, for: task)
         let cancelNow = locked.withLockedValue { state in
             state.task = task

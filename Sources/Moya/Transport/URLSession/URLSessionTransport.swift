@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 
 #if canImport(FoundationNetworking)
@@ -35,6 +36,9 @@ public final class URLSessionTransport: StreamTransport {
     let urlSession: URLSession
     let settings: Settings
     private let router: URLSessionTaskRouter
+    /// Set by `shutdown()`. Tasks are made under this lock, so that none is ever made on the
+    /// invalidated URLSession, which Foundation does not allow.
+    private let isShutDown = NIOLockedValueBox(false)
 
     /// A transport over a URLSession of its own, set up from `configuration`'s timeouts, default
     /// headers, redirects, cookies, connection limit and temporary directory.
@@ -59,6 +63,23 @@ public final class URLSessionTransport: StreamTransport {
             delegate: router,
             delegateQueue: queue
         )
+    }
+
+    /// Cancels the requests in flight and invalidates the URLSession; later requests fail with
+    /// `Session.ShutDownError`. `Session.shutdown()` calls it.
+    public func shutdown() {
+        let first = isShutDown.withLockedValue { shutDown in
+            defer { shutDown = true }
+            return !shutDown
+        }
+        if first {
+            urlSession.invalidateAndCancel()
+        }
+    }
+
+    /// A new task from `make`, unless the transport was shut down.
+    private func task(_ make: () -> URLSessionTask) -> URLSessionTask? {
+        isShutDown.withLockedValue { shutDown in shutDown ? nil : make() }
     }
 
     deinit {
@@ -129,15 +150,19 @@ public final class URLSessionTransport: StreamTransport {
         let router = router
         switch prepared.body {
         case .none:
-            transfer.start(spooledBody: nil, makeTask: { session.dataTask(with: prepared.request) }, router: router)
+            transfer.start(
+                spooledBody: nil,
+                makeTask: { task { session.dataTask(with: prepared.request) } },
+                router: router
+            )
         case .data(let data):
             var request = prepared.request
             request.httpBody = data
-            transfer.start(spooledBody: nil, makeTask: { session.dataTask(with: request) }, router: router)
+            transfer.start(spooledBody: nil, makeTask: { task { session.dataTask(with: request) } }, router: router)
         case .file(let file):
             transfer.start(
                 spooledBody: nil,
-                makeTask: { session.uploadTask(with: prepared.request, fromFile: file) },
+                makeTask: { task { session.uploadTask(with: prepared.request, fromFile: file) } },
                 router: router
             )
         case .spooled(let body):
@@ -149,7 +174,7 @@ public final class URLSessionTransport: StreamTransport {
                     let file = try URLSessionPreparedRequest.spool(body, in: directory)
                     transfer.start(
                         spooledBody: file,
-                        makeTask: { session.uploadTask(with: request, fromFile: file) },
+                        makeTask: { self.task { session.uploadTask(with: request, fromFile: file) } },
                         router: router
                     )
                 } catch {
