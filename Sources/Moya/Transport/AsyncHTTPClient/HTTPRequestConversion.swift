@@ -23,48 +23,21 @@ enum HTTPRequestConversion {
         sessionHeaders: [String: String],
         body: HTTPClient.Body?
     ) throws -> HTTPClient.Request {
-        guard let url = request.url, let scheme = url.scheme, isHTTPScheme(scheme), url.host?.isEmpty == false
-        else {
-            throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
-        }
-        let method = request.httpMethod ?? "GET"
-        if let problem = HeaderSyntax.problem(method: method) {
-            throw problem
-        }
+        let url = try OutgoingRequest.url(of: request)
         // Checked before `HTTPHeaders.add`, which traps on a name that is not ASCII. The
         // pipeline has checked the request's own headers already, but this is the last step
-        // before the wire, and `HeaderSyntax` makes a second look cheap; the session's headers
-        // are checked only here, all of them, including those the request overrides.
-        let fields = request.allHTTPHeaderFields ?? [:]
+        // before the wire, and `HeaderSyntax` makes a second look cheap.
         var headers = HTTPHeaders()
-        headers.reserveCapacity(fields.count + sessionHeaders.count)
-        for (name, value) in fields {
-            if let problem = HeaderSyntax.problem(name: name, value: value) {
-                throw problem
-            }
+        headers.reserveCapacity((request.allHTTPHeaderFields?.count ?? 0) + sessionHeaders.count)
+        try OutgoingRequest.checkFields(of: request, sessionHeaders: sessionHeaders) { name, value, _ in
             headers.add(name: name, value: value)
-        }
-        for (name, value) in sessionHeaders {
-            if let problem = HeaderSyntax.problem(name: name, value: value) {
-                throw problem
-            }
-            // Not `HTTPHeaders.contains(name:)`: it folds case by clearing bit 5 of every byte,
-            // so it also takes "^" for "~" and would drop a session header the request lacks.
-            if !headers.contains(where: { HeaderValidation.isSameName($0.name, name) }) {
-                headers.add(name: name, value: value)
-            }
         }
         return try HTTPClient.Request(
             url: url,
-            method: HTTPMethod(rawValue: method),
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             headers: headers,
             body: body
         )
-    }
-
-    /// Whether `scheme` is `http` or `https`, in any case, without making a lowercased copy.
-    private static func isHTTPScheme(_ scheme: String) -> Bool {
-        HeaderValidation.isSameName(scheme, "https") || HeaderValidation.isSameName(scheme, "http")
     }
 
     /// Foundation's response for a received head. Repeated fields are joined with `", "`, as

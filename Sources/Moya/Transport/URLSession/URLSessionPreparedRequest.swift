@@ -38,17 +38,18 @@ struct URLSessionPreparedRequest {
     ///   the body's failure (an upload that is not a regular file).
     init(exchange: TransportExchange, sessionHeaders: [String: String], idleTimeout: TimeAmount) throws {
         var request = exchange.request
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url.host?.isEmpty == false
-        else {
-            throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
-        }
-        if let problem = HeaderSyntax.problem(method: request.httpMethod ?? "GET") {
-            throw problem
-        }
+        _ = try OutgoingRequest.url(of: request)
         let task = exchange.endpoint.task
         let body = try RequestBody.forTask(task, of: &request, endpointMethod: exchange.endpoint.method)
-        try Self.addSessionHeaders(sessionHeaders, to: &request)
+        var sessionDefaults: [(name: String, value: String)] = []
+        try OutgoingRequest.checkFields(of: request, sessionHeaders: sessionHeaders) { name, value, fromSession in
+            if fromSession {
+                sessionDefaults.append((name, value))
+            }
+        }
+        for (name, value) in sessionDefaults {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         request.timeoutInterval = Double(idleTimeout.nanoseconds) / 1e9
         // The session's HTTP cache, when it has one, is the decorator above the transport.
         request.cachePolicy = .reloadIgnoringLocalCacheData
@@ -77,25 +78,6 @@ struct URLSessionPreparedRequest {
             bytes.append(data)
         }
         return .data(bytes)
-    }
-
-    /// Checks every header, the session's included, as the other transport does, and adds the
-    /// session's headers the request does not set.
-    private static func addSessionHeaders(_ sessionHeaders: [String: String], to request: inout URLRequest) throws {
-        let fields = request.allHTTPHeaderFields ?? [:]
-        for (name, value) in fields {
-            if let problem = HeaderSyntax.problem(name: name, value: value) {
-                throw problem
-            }
-        }
-        for (name, value) in sessionHeaders {
-            if let problem = HeaderSyntax.problem(name: name, value: value) {
-                throw problem
-            }
-            if !fields.keys.contains(where: { HeaderValidation.isSameName($0, name) }) {
-                request.setValue(value, forHTTPHeaderField: name)
-            }
-        }
     }
 
     /// Writes a spooled body to a new file in `directory`. Blocks: run it off the delegate's
