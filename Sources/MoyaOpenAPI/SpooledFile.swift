@@ -1,5 +1,6 @@
 #if OpenAPI
 import Foundation
+import Moya
 import NIOConcurrencyHelpers
 import NIOPosix
 
@@ -18,12 +19,9 @@ final class SpooledFile: Sendable {
     /// Creates an empty file with a unique name in `directory`. Blocks on the disk: call it on
     /// a thread that may block.
     init(directory: URL) throws {
-        let url = directory.appendingPathComponent("moya-openapi-body-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        self.url = url
-        self.handle = NIOLockedValueBox(try FileHandle(forWritingTo: url))
+        let file = try TemporaryFile.create(in: directory, prefix: "moya-openapi-body")
+        self.url = file.url
+        self.handle = NIOLockedValueBox(file.handle)
     }
 
     /// Appends `data`, on NIO's blocking thread pool.

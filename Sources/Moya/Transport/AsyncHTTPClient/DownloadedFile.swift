@@ -21,30 +21,6 @@ struct DownloadedFile: Sendable {
     }
 }
 
-/// A new, empty file for a download in flight.
-///
-/// - Note: `@unchecked Sendable` because `FileHandle` is not annotated `Sendable`; the file is
-///   handed over once, from the thread pool to the sink, and then used by one write at a time.
-struct TemporaryFile: @unchecked Sendable {
-    let url: URL
-    let handle: FileHandle
-
-    /// Creates the file. Blocks: run it on the thread pool.
-    static func create(in directory: URL) throws -> TemporaryFile {
-        let url = directory.appendingPathComponent("moya-download-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        return TemporaryFile(url: url, handle: try FileHandle(forWritingTo: url))
-    }
-
-    /// Closes and removes the file.
-    func discard() {
-        try? handle.close()
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 /// Bytes on their way to a download's file.
 struct FileBlock: Sendable {
     let writer: FileWriter

@@ -83,19 +83,15 @@ struct URLSessionPreparedRequest {
     /// Writes a spooled body to a new file in `directory`. Blocks: run it off the delegate's
     /// queue. The file is removed when writing fails.
     static func spool(_ body: RequestBody, in directory: URL) throws -> URL {
-        let url = directory.appendingPathComponent("moya-upload-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
+        let file = try TemporaryFile.create(in: directory, prefix: "moya-upload")
         do {
-            let handle = try FileHandle(forWritingTo: url)
-            defer { try? handle.close() }
+            defer { try? file.handle.close() }
             for segment in body.segments {
-                try write(segment, to: handle)
+                try write(segment, to: file.handle)
             }
-            return url
+            return file.url
         } catch {
-            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: file.url)
             throw error
         }
     }

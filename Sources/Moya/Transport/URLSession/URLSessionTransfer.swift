@@ -42,7 +42,7 @@ final class URLSessionTransfer: @unchecked Sendable {
         var task: URLSessionTask?
         /// Interrupted before `task` was known: cancel it as soon as it is.
         var cancelWhenStarted = false
-        var deadline: DispatchWorkItem?
+        var deadline: DelayedWork?
         /// A spooled multipart body, removed when the transfer ends.
         var spooledBody: URL?
     }
@@ -83,12 +83,11 @@ final class URLSessionTransfer: @unchecked Sendable {
     /// Fails the whole request at `deadline`, wherever it is then.
     func schedule(deadline: NIODeadline?) {
         guard let deadline else { return }
-        let item = DispatchWorkItem { [weak self] in
+        let remaining = Double(max(0, (deadline - .now()).nanoseconds)) / 1e9
+        let timer = DelayedWork(after: remaining) { [weak self] in
             self?.interrupt(.timedOut)
         }
-        locked.withLockedValue { $0.deadline = item }
-        let remaining = max(0, (deadline - .now()).nanoseconds)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(remaining)), execute: item)
+        locked.withLockedValue { $0.deadline = timer }
     }
 
     /// Starts the attempt with `task`, made by `makeTask` only once the body is ready and the
