@@ -20,9 +20,11 @@ extension MoyaProvider {
         let result: Result<Response, MoyaError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Through the overridable method, so that a subclass's override runs, as it does
-                // for callbacks and Combine; the marker queue keeps delivery inline.
-                let token = request(target, callbackQueue: CallbackTarget.inlineMarker, progress: nil) { result in
-                    continuation.resume(returning: result)
+                // for callbacks and Combine, asking for the result at the continuation.
+                let token = ResultDelivery.$requestedBySurface.withValue(.continuation) {
+                    request(target, callbackQueue: nil, progress: nil) { result in
+                        continuation.resume(returning: result)
+                    }
                 }
                 box.set(token)
             }

@@ -16,29 +16,31 @@ extension MoyaProvider {
         )
         let lastProgress = ProgressMemo()
         // Through the overridable method, as `request(_:)` does.
-        let token = request(
-            target,
-            callbackQueue: CallbackTarget.inlineMarker,
-            progress: { event in
-                // The completed event is sent below, with the response plugins processed.
-                guard !event.completed else { return }
-                lastProgress.record(event.progressObject)
-                continuation.yield(event)
-            },
-            completion: { result in
-                // Holds the provider until the request ends: a released provider cancels its
-                // requests, and the stream must not depend on the caller keeping it.
-                withExtendedLifetime(self) {
-                    switch result {
-                    case .success(let response):
-                        continuation.yield(ProgressResponse(progress: lastProgress.value, response: response))
-                        continuation.finish()
-                    case .failure(let error):
-                        continuation.finish(throwing: error)
+        let token = ResultDelivery.$requestedBySurface.withValue(.continuation) {
+            request(
+                target,
+                callbackQueue: nil,
+                progress: { event in
+                    // The completed event is sent below, with the response plugins processed.
+                    guard !event.completed else { return }
+                    lastProgress.record(event.progressObject)
+                    continuation.yield(event)
+                },
+                completion: { result in
+                    // Holds the provider until the request ends: a released provider cancels its
+                    // requests, and the stream must not depend on the caller keeping it.
+                    withExtendedLifetime(self) {
+                        switch result {
+                        case .success(let response):
+                            continuation.yield(ProgressResponse(progress: lastProgress.value, response: response))
+                            continuation.finish()
+                        case .failure(let error):
+                            continuation.finish(throwing: error)
+                        }
                     }
                 }
-            }
-        )
+            )
+        }
         continuation.onTermination = { termination in
             if case .cancelled = termination {
                 token.cancel()

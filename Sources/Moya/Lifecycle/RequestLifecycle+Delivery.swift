@@ -25,15 +25,15 @@ extension RequestLifecycle {
         for listener in listeners {
             guard let block = listener.progress else { continue }
             let handedOver = UserValue(block)
-            listener.callback.execute {
+            listener.delivery.execute {
                 handedOver.value(ProgressResponse(progress: progress))
             }
         }
     }
 
-    /// Runs `didReceive` (once) on the first subscriber's callback target, then each
-    /// subscriber's progress, `process` and completion on its own target, all in the
-    /// request's context.
+    /// Runs `didReceive` (once) where the first subscriber's results are delivered, then each
+    /// subscriber's progress, `process` and completion where its own are, all in the request's
+    /// context.
     func deliver(
         _ result: Result<Response, MoyaError>,
         to subscribers: StateMachine.Subscribers,
@@ -42,9 +42,10 @@ extension RequestLifecycle {
         guard let first = subscribers.first else { return }
         // Only a progress block reads the last progress: most requests have none, and skip the lock.
         let lastProgress = subscribers.listenForProgress ? withMachine { $0.lastProgress } : nil
-        // Inline delivery (the async API) forms no escaping closure, which would be allocated.
-        guard case .inline = first.callback else {
-            first.callback.execute { [self] in
+        // Delivery in place (the async surfaces, an immediate stub) forms no escaping closure,
+        // which would be allocated.
+        guard first.delivery.runsInPlace else {
+            first.delivery.execute { [self] in
                 deliverHere(result, to: subscribers, notifyPlugins: notifyPlugins, lastProgress: lastProgress)
             }
             return
@@ -52,14 +53,14 @@ extension RequestLifecycle {
         deliverHere(result, to: subscribers, notifyPlugins: notifyPlugins, lastProgress: lastProgress)
     }
 
-    /// `deliver`'s work, on the first subscriber's callback target.
+    /// `deliver`'s work, where the first subscriber's results are delivered.
     private func deliverHere(
         _ result: Result<Response, MoyaError>,
         to subscribers: StateMachine.Subscribers,
         notifyPlugins: Bool,
         lastProgress: Progress?
     ) {
-        guard let firstCallback = subscribers.first?.callback else { return }
+        guard let firstDelivery = subscribers.first?.delivery else { return }
         withRequestContext {
             if notifyPlugins, !context.plugins.isEmpty {
                 // `context.target` is passed where it lies: a local copy would copy it out of
@@ -69,8 +70,8 @@ extension RequestLifecycle {
                 }
             }
             for subscriber in subscribers {
-                guard subscriber.callback.isSame(as: firstCallback) else {
-                    subscriber.callback.execute { [self] in
+                guard subscriber.delivery.isSame(as: firstDelivery) else {
+                    subscriber.delivery.execute { [self] in
                         withRequestContext { complete(subscriber, with: result, lastProgress: lastProgress) }
                     }
                     continue

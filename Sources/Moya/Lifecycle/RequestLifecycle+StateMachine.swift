@@ -53,10 +53,10 @@ extension RequestLifecycle {
 
         /// - Note: `@unchecked Sendable` because the completion and progress block are the
         ///   caller's, which Moya does not require to be `Sendable`; each runs only on the
-        ///   subscriber's callback target (see `UserValue`).
+        ///   subscriber's delivery (see `UserValue`).
         struct Subscriber: @unchecked Sendable {
             let id: Int
-            let callback: CallbackTarget
+            let delivery: ResultDelivery
             let progress: ProgressBlock?
             /// Receives the result; for a streamed request, only a failure.
             let completion: Completion
@@ -178,7 +178,7 @@ extension RequestLifecycle {
 
         /// Adds a subscriber; `nil` once the request has finished (start a new one then).
         mutating func addSubscriber(
-            callback: CallbackTarget,
+            delivery: ResultDelivery,
             progress: ProgressBlock?,
             completion: @escaping Completion,
             receivesStream: (@Sendable (StreamedResponse) -> Void)? = nil
@@ -189,7 +189,7 @@ extension RequestLifecycle {
             subscribers.append(
                 Subscriber(
                     id: id,
-                    callback: callback,
+                    delivery: delivery,
                     progress: progress,
                     completion: completion,
                     receivesStream: receivesStream

@@ -15,7 +15,7 @@ extension RequestLifecycle {
                 // The machine delivers to a subscriber once: one of these two runs.
                 let subscriber = withMachine { machine in
                     machine.addSubscriber(
-                        callback: .inline,
+                        delivery: .continuation,
                         progress: nil,
                         completion: { result in
                             continuation.resume(returning: .failure(Self.failure(of: result)))
@@ -72,7 +72,7 @@ extension RequestLifecycle {
             }
             perform(action)
         case .success(let opened):
-            _Concurrency.Task {
+            LifecycleWork.start { [self] in
                 let refused = await Self.refusedResponse(opened)
                 perform(withMachine { $0.sent(.success(refused), step: step) })
             }
@@ -96,7 +96,7 @@ extension RequestLifecycle {
         context.activeRequests?.remove(self)
         let streamed = StreamedResponse(head: head, chunks: observed(body))
         for subscriber in subscribers {
-            subscriber.callback.execute {
+            subscriber.delivery.execute {
                 subscriber.receivesStream?(streamed)
             }
         }

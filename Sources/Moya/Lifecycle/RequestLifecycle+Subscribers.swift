@@ -19,7 +19,7 @@ extension RequestLifecycle.StateMachine {
 
         var count: Int { head == nil ? 0 : 1 + others.count }
 
-        /// The subscriber that joined first: the one whose callback target plugins hear on.
+        /// The subscriber that joined first: the one whose delivery plugins hear on.
         var first: Subscriber? { head }
 
         /// Whether any of them gave a progress block.

@@ -77,8 +77,8 @@ final class RequestLifecycle: Sendable {
     }
 
     /// Adds a caller; `nil` once the request has finished.
-    func addSubscriber(callback: CallbackTarget, progress: ProgressBlock?, completion: @escaping Completion) -> Int? {
-        withMachine { $0.addSubscriber(callback: callback, progress: progress, completion: completion) }
+    func addSubscriber(delivery: ResultDelivery, progress: ProgressBlock?, completion: @escaping Completion) -> Int? {
+        withMachine { $0.addSubscriber(delivery: delivery, progress: progress, completion: completion) }
     }
 
     /// The completions of the callers still waiting.
@@ -204,13 +204,15 @@ final class RequestLifecycle: Sendable {
 
     /// Runs `work` in a task the machine stores for the current step, so that a cancel stops
     /// it; the event it returns is reported to the machine when it ends. The task inherits the
-    /// request's context, so that adapters and retriers see it too.
+    /// request's context, so that adapters and retriers see it too, and runs on Dispatch's
+    /// threads (`LifecycleWork`), so that a callback caller blocking the cooperative pool
+    /// cannot starve it.
     func startWork(
         step: Int,
         _ work: @escaping @Sendable () async -> (inout StateMachine) -> Action
     ) {
         let task = withRequestContext {
-            _Concurrency.Task { [self] in
+            LifecycleWork.start { [self] in
                 let event = await work()
                 perform(withMachine { event(&$0) })
             }

@@ -31,7 +31,7 @@ final class InflightTable: Sendable {
     /// The endpoint's key is computed here, before the lock: it runs the target's encoders.
     func join(
         _ endpoint: Endpoint,
-        callback: CallbackTarget,
+        delivery: ResultDelivery,
         progress: ProgressBlock?,
         completion: @escaping Completion,
         make: () -> RequestLifecycle
@@ -48,13 +48,13 @@ final class InflightTable: Sendable {
             let caller = (ticket: ticket, completion: UserValue(completion))
 
             if let existing = state.entries[key],
-                let id = existing.lifecycle.addSubscriber(callback: callback, progress: progress, completion: tracked)
+                let id = existing.lifecycle.addSubscriber(delivery: delivery, progress: progress, completion: tracked)
             {
                 state.entries[key]?.callers.append(caller)
                 return (existing.lifecycle, id, false)
             }
             let lifecycle = make()
-            guard let id = lifecycle.addSubscriber(callback: callback, progress: progress, completion: tracked) else {
+            guard let id = lifecycle.addSubscriber(delivery: delivery, progress: progress, completion: tracked) else {
                 return nil
             }
             state.entries[key] = Entry(endpoint: endpoint, lifecycle: lifecycle, callers: [caller])

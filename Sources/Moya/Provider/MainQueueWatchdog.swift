@@ -13,7 +13,7 @@ import NIOConcurrencyHelpers
 ///
 /// It costs a lock and two counters per delivery; at most one check is scheduled at a time.
 final class MainQueueWatchdog: Sendable {
-    /// The watchdog of the main queue, used by `CallbackTarget`.
+    /// The watchdog of the main queue, used by `ResultDelivery`.
     static let main = MainQueueWatchdog(queue: .main, delay: .seconds(5), warn: { MainQueueWatchdog.warn($0) })
 
     /// What a check found, for tests.

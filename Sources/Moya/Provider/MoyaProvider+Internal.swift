@@ -5,25 +5,25 @@ extension MoyaProvider {
     /// endpoint → stub behaviour → in-flight table → lifecycle.
     func perform(
         _ target: Target,
-        callback: CallbackTarget,
+        delivery: ResultDelivery,
         progress: ProgressBlock?,
         completion: @escaping Completion
     ) -> RequestToken {
         let endpoint = self.endpoint(target)
         let stubBehavior = stubClosure(target)
-        let callback = callback.resolved(for: stubBehavior)
+        let delivery = delivery.resolved(for: stubBehavior)
         // Made here, not in a closure: a closure would copy the target once more to capture it.
         let context = lifecycleContext(for: target, endpoint: endpoint, stubBehavior: stubBehavior)
 
         if trackInflights {
             // The table, not the lifecycle's end, removes the entry: after the completions ran.
-            let joined = inflightTable.join(endpoint, callback: callback, progress: progress, completion: completion) {
+            let joined = inflightTable.join(endpoint, delivery: delivery, progress: progress, completion: completion) {
                 RequestLifecycle.counted(context)
             }
             guard let joined else {
                 // A brand-new lifecycle always accepts its first caller; this cannot happen.
                 let handedOver = UserValue(completion)
-                callback.execute { handedOver.value(.failure(.cancelled)) }
+                delivery.execute { handedOver.value(.failure(.cancelled)) }
                 return RequestToken(lifecycle: nil, subscriber: 0)
             }
             if joined.isNew {
@@ -33,7 +33,7 @@ extension MoyaProvider {
         }
 
         let lifecycle = RequestLifecycle.counted(consume context)
-        let subscriber = lifecycle.addSubscriber(callback: callback, progress: progress, completion: completion) ?? 0
+        let subscriber = lifecycle.addSubscriber(delivery: delivery, progress: progress, completion: completion) ?? 0
         let token = RequestToken(lifecycle: lifecycle, subscriber: subscriber)
         lifecycle.start()
         return token

@@ -137,7 +137,19 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         progress: ProgressBlock? = .none,
         completion: @escaping Completion
     ) -> Cancellable {
-        let callback = (callbackQueue ?? self.callbackQueue).map(CallbackTarget.named) ?? .unnamed
-        return perform(target, callback: callback, progress: progress, completion: completion)
+        let requested = ResultDelivery.requestedBySurface
+        let delivery = ResultDelivery.forCall(
+            queue: callbackQueue,
+            requestedBySurface: requested,
+            providerQueue: self.callbackQueue
+        )
+        guard requested == nil else {
+            // What the surface asked for is this request's alone: a request a plugin makes
+            // from inside this one chooses its own.
+            return ResultDelivery.$requestedBySurface.withValue(nil) {
+                perform(target, delivery: delivery, progress: progress, completion: completion)
+            }
+        }
+        return perform(target, delivery: delivery, progress: progress, completion: completion)
     }
 }

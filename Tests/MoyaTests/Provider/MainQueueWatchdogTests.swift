@@ -53,15 +53,15 @@ struct MainQueueWatchdogTests {
 
     @Test func theMainQueueIsWatchedWhetherNamedOrTheDefault() {
         // On Linux `DispatchQueue.main` is a new object at every call: identity cannot tell.
-        guard case .main = CallbackTarget.named(DispatchQueue.main) else {
+        guard case .main = ResultDelivery.named(DispatchQueue.main) else {
             Issue.record("a main queue passed as callbackQueue must be watched")
             return
         }
-        guard case .main = CallbackTarget.unnamed.resolved(for: .delayed(seconds: 1)) else {
+        guard case .main = ResultDelivery.unnamed.resolved(for: .delayed(seconds: 1)) else {
             Issue.record("the default queue of a request that is not an immediate stub must be the watched main queue")
             return
         }
-        guard case .queue = CallbackTarget.named(DispatchQueue(label: "other")) else {
+        guard case .queue = ResultDelivery.named(DispatchQueue(label: "other")) else {
             Issue.record("another queue is used as it is")
             return
         }
