@@ -62,9 +62,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         converted = try HTTPRequestConversion.makeRequest(request, sessionHeaders: sessionHeaders, body: nil)
     } catch is MoyaError {
         return 0
-    } catch is HeaderValidation.InvalidHeader {
-        return 0
-    } catch is HeaderValidation.InvalidMethod {
+    } catch let error as MoyaClientError where error.code == .invalidHeader || error.code == .invalidMethod {
         return 0
     } catch let error as HTTPClientError {
         // AsyncHTTPClient refuses URLs it cannot send to; Moya's pipeline wraps that error.

@@ -43,7 +43,7 @@ extension MoyaProvider {
     /// plugins (`willSend`, then `didReceive` when it ends).
     ///
     /// A response whose `Content-Type` is not `text/event-stream` ends the loop with
-    /// `EventStream.UnexpectedContentType` (in `MoyaError.underlying`), without reconnecting.
+    /// `MoyaClientError` `unexpectedContentType` (in `MoyaError.underlying`), without reconnecting.
     ///
     /// ```swift
     /// // Up to 3 reconnections in a row, 3 s, 6 s and 12 s apart unless the server sets `retry`.
@@ -57,7 +57,7 @@ extension MoyaProvider {
     ///   - reconnect: Whether to reconnect when the connection ends or breaks, with the last
     ///     event ID; `.never` by default.
     ///   - maximumEventSize: The largest event to accept, in bytes; a larger one ends the
-    ///     stream with `ServerSentEventParser.EventTooLarge`.
+    ///     stream with `MoyaClientError` `eventTooLarge`.
     public func events(
         _ target: Target,
         reconnect: EventStreamReconnectPolicy = .never,

@@ -59,30 +59,13 @@ enum UploadableFile {
     private static func requireRegular(_ info: stat, path: String) throws {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
-            throw UploadFileError.notARegularFile(path: path, kind: FileKind(mode: kind))
+            throw MoyaClientError.notARegularFile(path: path, kind: FileKind(mode: kind))
         }
     }
-}
-
-/// Why a file cannot be uploaded.
-public enum UploadFileError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
-    /// The path names a directory, a FIFO, a socket or a device: only regular files are sent.
-    case notARegularFile(path: String, kind: FileKind)
-
-    /// What the error says, naming the path and its kind.
-    public var description: String {
-        switch self {
-        case let .notARegularFile(path, kind):
-            return "\(path) is \(kind), not a regular file: only regular files can be uploaded."
-        }
-    }
-
-    /// The same as `description`.
-    public var errorDescription: String? { description }
 }
 
 /// The kind of a file system entry that is not a regular file.
-public enum FileKind: String, Sendable, CustomStringConvertible {
+enum FileKind: String, Sendable, CustomStringConvertible {
     /// A directory.
     case directory
     /// A named pipe.
@@ -105,7 +88,7 @@ public enum FileKind: String, Sendable, CustomStringConvertible {
     }
 
     /// The kind with its article, as it reads in a sentence: "a directory".
-    public var description: String {
+    var description: String {
         switch self {
         case .directory: return "a directory"
         case .fifo: return "a named pipe (FIFO)"

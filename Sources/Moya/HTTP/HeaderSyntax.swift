@@ -48,7 +48,7 @@ enum HeaderSyntax {
     }
 
     /// The reason `HeaderValidation` gives for a header, checked quickly first.
-    static func problem(name: String, value: String) -> HeaderValidation.InvalidHeader? {
+    static func problem(name: String, value: String) -> MoyaClientError? {
         if isToken(name) && isFieldValue(value) {
             return nil
         }
@@ -56,7 +56,7 @@ enum HeaderSyntax {
     }
 
     /// The reason `HeaderValidation` gives for a method, checked quickly first.
-    static func problem(method: String) -> HeaderValidation.InvalidMethod? {
+    static func problem(method: String) -> MoyaClientError? {
         isToken(method) ? nil : HeaderValidation.problem(method: method)
     }
 

@@ -3,29 +3,9 @@ import Foundation
 /// Rejects methods, header names and values that would corrupt the request on the wire
 /// (CR/LF injection, control bytes), before anything is sent.
 enum HeaderValidation {
-    /// Why a header was refused.
-    struct InvalidHeader: Error, CustomStringConvertible, LocalizedError {
-        let name: String
-        let reason: String
-
-        var description: String { "Invalid header \"\(name.debugDescription.dropFirst().dropLast())\": \(reason)." }
-        var errorDescription: String? { description }
-    }
-
-    /// Why a method was refused: it is written as is into the request line, where a space,
-    /// a line break or any other byte outside a token would corrupt it.
-    struct InvalidMethod: Error, CustomStringConvertible, LocalizedError {
-        let method: String
-
-        var description: String {
-            "Invalid HTTP method \"\(method.debugDescription.dropFirst().dropLast())\": a method must be an RFC 9110 token."
-        }
-        var errorDescription: String? { description }
-    }
-
     /// The first problem of a prepared request's method and headers, checked the quick way
     /// (`HeaderSyntax`): every request goes through here once its plugins prepared it.
-    static func problem(in request: URLRequest) -> (any Error)? {
+    static func problem(in request: URLRequest) -> MoyaClientError? {
         if let method = request.httpMethod, let problem = HeaderSyntax.problem(method: method) {
             return problem
         }
@@ -37,22 +17,22 @@ enum HeaderValidation {
         return nil
     }
 
-    static func problem(name: String, value: String) -> InvalidHeader? {
+    static func problem(name: String, value: String) -> MoyaClientError? {
         if name.isEmpty {
-            return InvalidHeader(name: name, reason: "the name is empty")
+            return .invalidHeader(name, reason: "the name is empty")
         }
         for byte in name.utf8 where !isTokenByte(byte) {
-            return InvalidHeader(name: name, reason: "the name contains the byte 0x\(String(byte, radix: 16))")
+            return .invalidHeader(name, reason: "the name contains the byte 0x\(String(byte, radix: 16))")
         }
         // Field values may hold visible bytes, spaces and tabs; never CR, LF, NUL or DEL.
         for byte in value.utf8 where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
-            return InvalidHeader(name: name, reason: "the value contains the control byte 0x\(String(byte, radix: 16))")
+            return .invalidHeader(name, reason: "the value contains the control byte 0x\(String(byte, radix: 16))")
         }
         return nil
     }
 
-    static func problem(method: String) -> InvalidMethod? {
-        method.isEmpty || !method.utf8.allSatisfy(isTokenByte) ? InvalidMethod(method: method) : nil
+    static func problem(method: String) -> MoyaClientError? {
+        method.isEmpty || !method.utf8.allSatisfy(isTokenByte) ? .invalidMethod(method) : nil
     }
 
     /// Whether two header names are the same, ignoring the case of ASCII letters only.

@@ -18,7 +18,7 @@ enum OutgoingRequest {
     /// Checks `request`'s method and every header, then hands each field to send to `add`: the
     /// request's own (`fromSession` `false`), then the session's it does not set.
     ///
-    /// - Throws: `HeaderValidation.InvalidMethod` or `InvalidHeader` for a method or a header
+    /// - Throws: `MoyaClientError` (`invalidMethod`, `invalidHeader`) for a method or a header
     ///   (the session's included, even one the request overrides) that would corrupt the request.
     static func checkFields(
         of request: URLRequest,

@@ -45,20 +45,6 @@ public struct ServerTrustPolicy: Sendable {
     }
 }
 
-/// A pinned host presented a certificate whose public key is not pinned.
-public struct ServerTrustError: Error, CustomStringConvertible, LocalizedError {
-    /// The host whose pins did not match.
-    public let host: String
-
-    /// A readable explanation.
-    public var description: String {
-        "The certificate of \(host) does not carry a pinned public key."
-    }
-
-    /// Same as `description`.
-    public var errorDescription: String? { description }
-}
-
 extension ServerTrustPolicy {
     /// Applies the policy to a client configuration for `host`.
     func apply(to configuration: inout HTTPClientConfigurationBox, host: String, baseTLS: TLSConfiguration) {
@@ -81,7 +67,7 @@ extension ServerTrustPolicy {
         channel.eventLoop.submit {
             let handler = try channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
             guard let certificate = handler.peerCertificate, pins.contains(try publicKeyPin(of: certificate)) else {
-                throw ServerTrustError(host: host)
+                throw MoyaClientError.serverTrust(host: host)
             }
         }.flatMapErrorThrowing { error in
             channel.close(promise: nil)

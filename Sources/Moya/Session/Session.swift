@@ -130,7 +130,7 @@ public final class Session: Sendable {
 
     /// Shuts the session's transport down, failing requests still in flight: an
     /// `AsyncHTTPClientTransport` shuts down the clients it owns, a `URLSessionTransport`
-    /// invalidates its URLSession. Later requests fail with `Session.ShutDownError`.
+    /// invalidates its URLSession. Later requests fail with `MoyaClientError` `sessionShutDown`.
     public func shutdown() async throws {
         if let client = transport as? AsyncHTTPClientTransport {
             try await client.shutdown()
@@ -157,30 +157,4 @@ extension Session {
         let hasLogger: Bool
     }
 
-    /// The error a request fails with, under `MoyaError.underlying`, when the session's client
-    /// has been shut down (by `shutdown()`, or by its owner for a client you passed in).
-    ///
-    /// AsyncHTTPClient's own error for this reads `HTTPClientError.alreadyShutdown`, which says
-    /// nothing about which object to look at; this one says so and names the request.
-    public struct ShutDownError: LocalizedError, CustomStringConvertible {
-        /// The URL of the request that was not sent.
-        public let url: URL?
-
-        /// Creates the error for the request to `url`.
-        public init(url: URL?) {
-            self.url = url
-        }
-
-        /// Says that the session was shut down, and which request it refused.
-        public var errorDescription: String? {
-            let request = url.map { " to \($0.absoluteString)" } ?? ""
-            return "The request\(request) was not sent: its session was shut down (Session.shutdown(), "
-                + "or the shutdown of the HTTPClient it was given). Create a new Session to send requests."
-        }
-
-        /// The same text as `errorDescription`, for `print(error)`.
-        public var description: String {
-            errorDescription ?? "The session was shut down."
-        }
-    }
 }

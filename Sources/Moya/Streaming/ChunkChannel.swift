@@ -136,14 +136,3 @@ final class ChunkChannel: Sendable {
         action.producer?()
     }
 }
-
-/// A streamed body can be read once: a second loop over the same chunks gets this error.
-public struct StreamAlreadyConsumed: Error, LocalizedError, CustomStringConvertible {
-    /// Says what happened and what to do.
-    public var description: String {
-        "The response body was already read: a stream's chunks can be iterated only once."
-    }
-
-    /// The same text as `description`.
-    public var errorDescription: String? { description }
-}

@@ -100,10 +100,10 @@ public struct EventStream: AsyncSequence, Sendable {
                 isFinished = true
                 return
             }
-            if let contentType = UnexpectedContentType.refusing(response) {
+            if let refusal = EventStream.refusal(of: response) {
                 // As the WHATWG standard says: fail the connection, and never reconnect.
                 isFinished = true
-                throw MoyaError.underlying(contentType, response.head)
+                throw MoyaError.underlying(refusal, response.head)
             }
             schedule.connectionOpened(at: .now)
             head = response.head

@@ -32,7 +32,7 @@ public struct ResponseChunks: AsyncSequence, Sendable {
     }
 
     /// Makes the iterator. Only the first one reads the body; another throws
-    /// `StreamAlreadyConsumed` (wrapped in `MoyaError.underlying`).
+    /// `MoyaClientError` `streamAlreadyConsumed` (wrapped in `MoyaError.underlying`).
     public func makeAsyncIterator() -> AsyncIterator {
         let channel = handle.channel
         return AsyncIterator(reader: channel.makeIterator() ? Reader(channel: channel) : nil, observer: observer)
@@ -53,7 +53,7 @@ public struct ResponseChunks: AsyncSequence, Sendable {
         /// - Throws: `MoyaError`: the transfer's failure, or the cancelled error.
         public mutating func next() async throws(MoyaError) -> Data? {
             guard let reader else {
-                throw MoyaError.underlying(StreamAlreadyConsumed(), nil)
+                throw MoyaError.underlying(MoyaClientError.streamAlreadyConsumed, nil)
             }
             let chunk = try await reader.channel.next()
             if let chunk, let observer {
@@ -96,30 +96,16 @@ extension ResponseChunks {
     ///
     /// - Parameter limit: The most bytes to keep; reading stops, and the request ends, once the
     ///   body exceeds it.
-    /// - Throws: `MoyaError`, as the loop does; `.underlying(BodyTooLarge, nil)` past `limit`.
+    /// - Throws: `MoyaError`, as the loop does; `.underlying(MoyaClientError, nil)` with the code `bodyTooLarge` past `limit`.
     public func collect(upTo limit: Int) async throws(MoyaError) -> Data {
         var body = Data()
         var iterator = makeAsyncIterator()
         while let chunk = try await iterator.next() {
             guard body.count + chunk.count <= limit else {
-                throw MoyaError.underlying(BodyTooLarge(limit: limit), nil)
+                throw MoyaError.underlying(MoyaClientError.bodyTooLarge(limit: limit), nil)
             }
             body.append(chunk)
         }
         return body
-    }
-
-    /// The body exceeded the limit given to `collect(upTo:)`.
-    public struct BodyTooLarge: Error, LocalizedError, CustomStringConvertible {
-        /// The limit, in bytes.
-        public let limit: Int
-
-        /// Says which limit was exceeded.
-        public var description: String {
-            "The response body exceeded \(limit) bytes."
-        }
-
-        /// The same text as `description`.
-        public var errorDescription: String? { description }
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// decoded whole, and invalid bytes become U+FFFD.
 ///
 /// Memory stays bounded: an event or line larger than `maximumEventSize` bytes throws
-/// `EventTooLarge` rather than growing without end.
+/// `MoyaClientError` `eventTooLarge` rather than growing without end.
 ///
 /// ```swift
 /// var parser = ServerSentEventParser()
@@ -22,20 +22,6 @@ import Foundation
 public struct ServerSentEventParser: Sendable {
     /// The largest event (its pending line and data together) a parser accepts by default: 8 MiB.
     public static let defaultMaximumEventSize = 8 << 20
-
-    /// Thrown when an event or a line grows beyond the parser's `maximumEventSize`.
-    public struct EventTooLarge: Error, LocalizedError, CustomStringConvertible {
-        /// The limit that was exceeded, in bytes.
-        public let limit: Int
-
-        /// Says which limit was exceeded.
-        public var description: String {
-            "A server-sent event exceeded \(limit) bytes without ending; the stream was abandoned."
-        }
-
-        /// The same text as `description`.
-        public var errorDescription: String? { description }
-    }
 
     private enum ByteOrderMark {
         /// The stream has started with this many bytes of a byte order mark.
@@ -82,24 +68,24 @@ public struct ServerSentEventParser: Sendable {
 
     /// Reads the next bytes of the stream, and returns the events they complete, in order.
     ///
-    /// - Throws: `EventTooLarge` when an event grows beyond `maximumEventSize`. The parser
+    /// - Throws: `MoyaClientError` (`eventTooLarge`) when an event grows beyond `maximumEventSize`. The parser
     ///   should not be used after that.
-    public mutating func parse(_ chunk: Data) throws(EventTooLarge) -> [ServerSentEvent] {
+    public mutating func parse(_ chunk: Data) throws(MoyaClientError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a `Result`.
         let outcome = chunk.withUnsafeBytes { bytes in
-            Result { () throws(EventTooLarge) in try consume(bytes, into: &events) }
+            Result { () throws(MoyaClientError) in try consume(bytes, into: &events) }
         }
         try outcome.get()
         return events
     }
 
     /// Reads the next bytes of the stream, and returns the events they complete, in order.
-    public mutating func parse(_ chunk: [UInt8]) throws(EventTooLarge) -> [ServerSentEvent] {
+    public mutating func parse(_ chunk: [UInt8]) throws(MoyaClientError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a `Result`.
         let outcome = chunk.withUnsafeBytes { bytes in
-            Result { () throws(EventTooLarge) in try consume(bytes, into: &events) }
+            Result { () throws(MoyaClientError) in try consume(bytes, into: &events) }
         }
         try outcome.get()
         return events
@@ -121,7 +107,8 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Reads `bytes`, appending completed events to `events`.
-    mutating func consume(_ bytes: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) throws(EventTooLarge) {
+    mutating func consume(_ bytes: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) throws(MoyaClientError)
+    {
         guard case .checking(var matched) = byteOrderMark else {
             try consumeLines(bytes, into: &events)
             return
@@ -140,7 +127,7 @@ public struct ServerSentEventParser: Sendable {
         if matched < 3, matched > 0 {
             // Not a byte order mark after all: its first bytes were text.
             let outcome = Self.byteOrderMark[0..<matched].withUnsafeBytes { prefix in
-                Result { () throws(EventTooLarge) in try consumeLines(prefix, into: &events) }
+                Result { () throws(MoyaClientError) in try consumeLines(prefix, into: &events) }
             }
             try outcome.get()
         }
@@ -150,7 +137,7 @@ public struct ServerSentEventParser: Sendable {
     private mutating func consumeLines(
         _ bytes: UnsafeRawBufferPointer,
         into events: inout [ServerSentEvent]
-    ) throws(EventTooLarge) {
+    ) throws(MoyaClientError) {
         var index = 0
         if skipsLineFeed, !bytes.isEmpty {
             skipsLineFeed = false
@@ -173,7 +160,7 @@ public struct ServerSentEventParser: Sendable {
                 var whole: [UInt8] = []
                 swap(&whole, &pendingLine)
                 let outcome = whole.withUnsafeBytes { whole in
-                    Result { () throws(EventTooLarge) in try process(line: whole, into: &events) }
+                    Result { () throws(MoyaClientError) in try process(line: whole, into: &events) }
                 }
                 try outcome.get()
                 whole.removeAll(keepingCapacity: true)
@@ -195,16 +182,16 @@ public struct ServerSentEventParser: Sendable {
         }
     }
 
-    private func checkSize() throws(EventTooLarge) {
+    private func checkSize() throws(MoyaClientError) {
         if pendingLine.count + dataBuffer.count > maximumEventSize {
-            throw EventTooLarge(limit: maximumEventSize)
+            throw MoyaClientError.eventTooLarge(limit: maximumEventSize)
         }
     }
 
     private mutating func process(
         line: UnsafeRawBufferPointer,
         into events: inout [ServerSentEvent]
-    ) throws(EventTooLarge) {
+    ) throws(MoyaClientError) {
         guard let first = line.first else {
             dispatch(into: &events)
             return

@@ -42,14 +42,14 @@ public struct StreamedResponse: Sendable {
     /// when it ends.
     ///
     /// - Parameter maximumEventSize: The largest event to accept, in bytes; a larger one ends
-    ///   the stream with `ServerSentEventParser.EventTooLarge`.
+    ///   the stream with `MoyaClientError` `eventTooLarge`.
     public func events(
         maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize
     ) -> EventStream {
         let once = TakeOnce(self)
         return EventStream(policy: .never, maximumEventSize: maximumEventSize) { _ throws(MoyaError) in
             guard let response = once.take() else {
-                throw MoyaError.underlying(StreamAlreadyConsumed(), nil)
+                throw MoyaError.underlying(MoyaClientError.streamAlreadyConsumed, nil)
             }
             return response
         }

@@ -129,7 +129,7 @@ extension RequestBody {
         while remaining > 0 {
             let chunk = try reader.read(upTo: Int(min(UInt64(chunkSize), remaining)))
             guard !chunk.isEmpty else {
-                throw RequestBodyError.shorterThanAnnounced(missing: remaining)
+                throw MoyaClientError.uploadShorterThanAnnounced(missing: remaining)
             }
             try consume(chunk)
             remaining -= UInt64(chunk.count)

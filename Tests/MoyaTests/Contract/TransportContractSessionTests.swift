@@ -92,7 +92,7 @@ struct TransportContractSessionTests {
     }
 
     @Test(arguments: TransportUnderTest.allCases)
-    func aRequestAfterTheSessionShutDownFailsWithShutDownErrorUnsent(_ transport: TransportUnderTest) async throws {
+    func aRequestAfterTheSessionShutDownFailsWithSessionShutDownUnsent(_ transport: TransportUnderTest) async throws {
         let hits = Counter()
         try await TestServer.with({ router in
             router.get("me") { _, _ in
@@ -108,8 +108,10 @@ struct TransportContractSessionTests {
                 _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/me"))
                 Issue.record("a shut-down session must refuse the request")
             } catch {
-                guard case .underlying(let inner, nil) = error as? MoyaError, inner is Session.ShutDownError else {
-                    Issue.record("expected .underlying(Session.ShutDownError, nil), got \(error)")
+                guard case .underlying(let inner as MoyaClientError, nil) = error as? MoyaError,
+                    inner.code == .sessionShutDown
+                else {
+                    Issue.record("expected .underlying(MoyaClientError sessionShutDown, nil), got \(error)")
                     return
                 }
             }

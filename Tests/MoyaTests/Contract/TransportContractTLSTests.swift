@@ -115,6 +115,6 @@ struct TransportContractTLSTests {
             Issue.record("expected a refusal, got \(result)", sourceLocation: sourceLocation)
             return
         }
-        #expect(error is URLSessionUnsupportedSetting, "\(error)", sourceLocation: sourceLocation)
+        #expect((error as? MoyaClientError)?.code == .unsupportedSetting, "\(error)", sourceLocation: sourceLocation)
     }
 }

@@ -47,7 +47,8 @@ struct RequestMultipartFormDataTests {
     @Test func aStreamShorterThanItsLengthFailsToEncode() {
         let formData = RequestMultipartFormData()
         formData.append(InputStream(data: Data("abc".utf8)), withLength: 10, name: "s", fileName: "s", mimeType: "x/y")
-        #expect(throws: RequestBodyError.self) { try formData.encode() }
+        let error = #expect(throws: MoyaClientError.self) { try formData.encode() }
+        #expect(error?.code == .uploadShorterThanAnnounced)
     }
 
     @Test func writeEncodedDataNeverReplacesAnExistingFile() throws {

@@ -34,9 +34,9 @@ struct ReadableNetworkErrorTests {
                 Issue.record("a shut-down session sent a request")
             } catch {
                 guard case .underlying(let inner, nil)? = error as? MoyaError,
-                    let shutDown = inner as? Session.ShutDownError
+                    let shutDown = inner as? MoyaClientError, shutDown.code == .sessionShutDown
                 else {
-                    Issue.record("expected .underlying(Session.ShutDownError, nil), got \(error)")
+                    Issue.record("expected .underlying(MoyaClientError sessionShutDown, nil), got \(error)")
                     return
                 }
                 #expect(shutDown.url?.path == "/repositories")

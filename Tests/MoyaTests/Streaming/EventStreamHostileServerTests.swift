@@ -107,12 +107,12 @@ struct EventStreamHostileServerTests {
                 Issue.record("the loop must throw")
             } catch {
                 guard case .underlying(let underlying, let response?) = error as? MoyaError,
-                    let unexpected = underlying as? EventStream.UnexpectedContentType
+                    let unexpected = underlying as? MoyaClientError, unexpected.code == .unexpectedContentType
                 else {
-                    Issue.record("expected UnexpectedContentType with the response, got \(error)")
+                    Issue.record("expected MoyaClientError unexpectedContentType with the response, got \(error)")
                     return
                 }
-                #expect(unexpected.contentType == "application/json; charset=utf-8")
+                #expect(unexpected.name == "application/json; charset=utf-8")
                 #expect(response.statusCode == 200)
                 #expect("\(error)".contains("text/event-stream"))
             }

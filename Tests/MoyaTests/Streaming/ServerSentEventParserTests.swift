@@ -136,15 +136,18 @@ struct ServerSentEventParserTests {
 
     @Test func anEventLargerThanTheLimitThrowsInsteadOfGrowing() throws {
         var parser = ServerSentEventParser(maximumEventSize: 64)
-        #expect(throws: ServerSentEventParser.EventTooLarge.self) {
+        let growing = #expect(throws: MoyaClientError.self) {
             for _ in 0..<10 {
                 _ = try parser.parse(Array("data: 0123456789\n".utf8))
             }
         }
+        #expect(growing?.code == .eventTooLarge)
+        #expect(growing?.limit == 64)
         var lines = ServerSentEventParser(maximumEventSize: 64)
-        #expect(throws: ServerSentEventParser.EventTooLarge.self) {
+        let longLine = #expect(throws: MoyaClientError.self) {
             _ = try lines.parse(Array(repeating: UInt8(ascii: "x"), count: 65))
         }
+        #expect(longLine?.code == .eventTooLarge)
     }
 
     @Test func everySplitGivesTheSameEventsAsOneChunk() throws {

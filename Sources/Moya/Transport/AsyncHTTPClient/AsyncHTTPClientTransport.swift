@@ -170,12 +170,12 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     func transferError(_ error: Error, url: URL?) -> Error {
         if let clientError = error as? HTTPClientError {
             if clientError == .alreadyShutdown {
-                return Session.ShutDownError(url: url)
+                return MoyaClientError.sessionShutDown(url: url)
             }
             if clientError == .cancelled, shutDownRequested.withLockedValue({ $0 }) {
                 var userInfo: [String: Any] = [
                     NSLocalizedDescriptionKey: "cancelled: the request's session was shut down while it was in flight.",
-                    NSUnderlyingErrorKey: Session.ShutDownError(url: url),
+                    NSUnderlyingErrorKey: MoyaClientError.sessionShutDown(url: url),
                 ]
                 userInfo[NSURLErrorFailingURLErrorKey] = url
                 return NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled, userInfo: userInfo)

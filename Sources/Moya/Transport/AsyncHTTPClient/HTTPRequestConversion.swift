@@ -5,18 +5,11 @@ import NIOHTTP1
 
 /// Converts between Foundation's request and response types and AsyncHTTPClient's.
 enum HTTPRequestConversion {
-    /// Why a request could not be converted.
-    struct UnsupportedURL: Error, CustomStringConvertible, LocalizedError {
-        let url: String
-        var description: String { "The URL \(url) is not an http or https URL with a host." }
-        var errorDescription: String? { description }
-    }
-
     /// The AsyncHTTPClient request for `request`, with `sessionHeaders` for the headers the
     /// request does not set, and `body` as its body.
     ///
     /// - Throws: `MoyaError.requestMapping` for a URL that is not http(s) with a host;
-    ///   `HeaderValidation.InvalidMethod` or `InvalidHeader` for a method or a header (the
+    ///   `MoyaClientError` (`invalidMethod`, `invalidHeader`) for a method or a header (the
     ///   session's included) that would corrupt the request on the wire.
     static func makeRequest(
         _ request: URLRequest,

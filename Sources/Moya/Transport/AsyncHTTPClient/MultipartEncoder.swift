@@ -50,7 +50,7 @@ struct MultipartEncoder {
                 // attempt opened is refused before anything is sent. Spooling every stream to
                 // disk in case of a retry would double its I/O and cannot work for a live one.
                 guard stream.streamStatus == .notOpen else {
-                    throw RequestBodyError.streamAlreadyRead(partName: part.name)
+                    throw MoyaClientError.uploadStreamAlreadyRead(partName: part.name)
                 }
                 content = .stream(SequentialReader(source: .stream(stream)), length: length)
             }

@@ -92,32 +92,11 @@ struct RequestBody: Sendable {
         let count = Int(min(UInt64(chunkSize), remaining))
         return BlockingIO.run(on: loop) { try reader.read(upTo: count) }.flatMap { chunk in
             guard !chunk.isEmpty else {
-                return loop.makeFailedFuture(RequestBodyError.shorterThanAnnounced(missing: remaining))
+                return loop.makeFailedFuture(MoyaClientError.uploadShorterThanAnnounced(missing: remaining))
             }
             return writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).flatMap {
                 writeChunks(from: reader, remaining: remaining - UInt64(chunk.count), to: writer, on: loop)
             }
         }
     }
-}
-
-/// Why a streamed body could not be sent.
-enum RequestBodyError: Error, CustomStringConvertible, LocalizedError {
-    /// A file or stream ended before the length announced in `Content-Length`.
-    case shorterThanAnnounced(missing: UInt64)
-    /// A multipart part's `InputStream` was read by an earlier attempt (a retry, or the answer
-    /// to an authentication challenge), and a stream cannot be read twice.
-    case streamAlreadyRead(partName: String)
-
-    var description: String {
-        switch self {
-        case .shorterThanAnnounced(let missing):
-            return "The upload source ended \(missing) bytes before its announced length."
-        case .streamAlreadyRead(let partName):
-            return "The multipart part \"\(partName)\" is an InputStream that an earlier attempt already read, "
-                + "so the request cannot be sent again. Give the part as Data or as a file to allow retries."
-        }
-    }
-
-    var errorDescription: String? { description }
 }

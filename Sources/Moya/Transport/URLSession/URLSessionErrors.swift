@@ -39,27 +39,16 @@ enum URLSessionErrors {
     }
 }
 
-/// A setting of the session that the URLSession transport cannot apply on this platform: the
-/// request is refused before anything is sent rather than sent without it.
-struct URLSessionUnsupportedSetting: Error, LocalizedError, CustomStringConvertible {
-    /// The setting, as a sentence's subject.
-    let setting: String
-    /// Why it cannot be applied.
-    let reason: String
-
-    var description: String {
-        "The request was not sent: \(setting) cannot be applied through URLSession here: \(reason)."
-    }
-
-    var errorDescription: String? { description }
-
+/// The settings of a session that the URLSession transport cannot apply on this platform: a
+/// request needing one is refused before anything is sent rather than sent without it.
+enum URLSessionUnsupportedSetting {
     /// Custom trust roots, client certificates and pinning. libcurl's URLSession on Linux
     /// verifies against the system's roots only and calls no delegate about a server's trust
     /// (checked: a self-signed server fails the request, and neither challenge method is called).
     /// On Apple's platforms the trust challenge exists, but the transport does not answer it
     /// with these settings yet.
-    static let tls = URLSessionUnsupportedSetting(
-        setting: "a custom TLS configuration or server trust policy",
+    static let tls = MoyaClientError.unsupportedSetting(
+        "a custom TLS configuration or server trust policy",
         reason: reason
     )
 

@@ -113,7 +113,7 @@ struct URLSessionPreparedRequest {
         defer { reader.close() }
         while remaining > 0 {
             let chunk = try reader.read(upTo: Int(min(UInt64(RequestBody.chunkSize), remaining)))
-            guard !chunk.isEmpty else { throw RequestBodyError.shorterThanAnnounced(missing: remaining) }
+            guard !chunk.isEmpty else { throw MoyaClientError.uploadShorterThanAnnounced(missing: remaining) }
             try handle.write(contentsOf: chunk)
             remaining -= UInt64(chunk.count)
         }

@@ -93,7 +93,7 @@ final class URLSessionTransfer: @unchecked Sendable {
     /// Starts the attempt with `task`, made by `makeTask` only once the body is ready and the
     /// transfer was not interrupted meanwhile; `spooledBody` is removed when it ends.
     /// `makeTask` answers `nil` when the transport was shut down: the attempt then fails with
-    /// `Session.ShutDownError`, as on the AsyncHTTPClient transport.
+    /// `MoyaClientError.Code.sessionShutDown`, as on the AsyncHTTPClient transport.
     func start(spooledBody: URL?, makeTask: () -> URLSessionTask?, router: URLSessionTaskRouter) {
         let action = locked.withLockedValue { state in
             state.spooledBody = spooledBody
@@ -107,7 +107,7 @@ final class URLSessionTransfer: @unchecked Sendable {
         }
         guard let task = makeTask() else {
             _ = locked.withLockedValue { $0.machine.taskCompleted() }
-            deliver(.failure(.underlying(Session.ShutDownError(url: exchange.request.url), nil)))
+            deliver(.failure(.underlying(MoyaClientError.sessionShutDown(url: exchange.request.url), nil)))
             return
         }
         router.register(self, for: task)

@@ -66,7 +66,7 @@ public final class URLSessionTransport: StreamTransport {
     }
 
     /// Cancels the requests in flight and invalidates the URLSession; later requests fail with
-    /// `Session.ShutDownError`. `Session.shutdown()` calls it.
+    /// `MoyaClientError.Code.sessionShutDown`. `Session.shutdown()` calls it.
     public func shutdown() {
         let first = isShutDown.withLockedValue { shutDown in
             defer { shutDown = true }
