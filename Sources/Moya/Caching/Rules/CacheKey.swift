@@ -10,10 +10,11 @@ struct CacheKey: Hashable, Sendable {
     let method: String
     let url: String
 
-    /// The key of a request, or `nil` for a request without a URL.
+    /// The key of a request whose method is `method`, upper-cased (as the cache's router has
+    /// it already), or `nil` for a request without a URL.
     init?(method: String, url: URL?) {
         guard let url else { return nil }
-        self.method = method.uppercased()
+        self.method = method
         var text = url.absoluteString
         if let hash = text.firstIndex(of: "#") {
             text = String(text[..<hash])

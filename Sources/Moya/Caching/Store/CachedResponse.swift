@@ -3,7 +3,9 @@ import Foundation
 /// A stored response: what is needed to serve it again, and to judge its age and freshness.
 struct CachedResponse: Sendable, Equatable {
     var statusCode: Int
-    var headers: CachedHeaders
+    var headers: CachedHeaders {
+        didSet { cacheControl = Self.directives(of: headers) }
+    }
     var body: Data
     /// When the request that brought the response was sent (RFC 9111 4.2.3 `request_time`).
     var requestTime: Date
@@ -15,8 +17,30 @@ struct CachedResponse: Sendable, Equatable {
     /// user and password are never kept.
     var finalURL: URL?
 
-    /// The response's `Cache-Control` directives.
-    var cacheControl: CacheControl {
+    /// The response's `Cache-Control` directives, parsed once, when the headers are set: every
+    /// lookup of a stored response reads them, some twice (freshness, then the decision).
+    private(set) var cacheControl: CacheControl
+
+    init(
+        statusCode: Int,
+        headers: CachedHeaders,
+        body: Data,
+        requestTime: Date,
+        responseTime: Date,
+        variant: RequestVariant,
+        finalURL: URL?
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.variant = variant
+        self.finalURL = finalURL
+        self.cacheControl = Self.directives(of: headers)
+    }
+
+    private static func directives(of headers: CachedHeaders) -> CacheControl {
         CacheControl(fieldValues: headers.values("cache-control"))
     }
 

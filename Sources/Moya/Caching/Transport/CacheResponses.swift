@@ -44,10 +44,12 @@ enum CacheResponses {
         )
     }
 
-    /// The entry to store for a network response to `exchange`, or `nil` when RFC 9111 (or the
-    /// cache's settings) forbid storing it.
+    /// The entry to store for a network response to `exchange` (whose upper-cased method is
+    /// `method`, as its key holds it), or `nil` when RFC 9111 (or the cache's settings) forbid
+    /// storing it.
     static func entry(
         for response: Response,
+        method: String,
         exchange: TransportExchange,
         cache: HTTPCache,
         sessionHeaders: [String: String],
@@ -59,7 +61,7 @@ enum CacheResponses {
         let headers = CachedHeaders(storing: received.head.headers)
         let problem = CacheStorability.problem(
             .init(
-                method: (request.httpMethod ?? "GET").uppercased(),
+                method: method,
                 requestControl: CacheDecision.requestControl(of: request),
                 hasAuthorization: request.value(forHTTPHeaderField: "Authorization") != nil,
                 storesAuthorizedResponses: cache.storesAuthorizedResponses,

@@ -142,6 +142,7 @@ struct CacheRun: Sendable {
         }
         let entry = CacheResponses.entry(
             for: response,
+            method: key.method,
             exchange: exchange,
             cache: cache,
             sessionHeaders: transport.sessionHeaders,
