@@ -14,7 +14,7 @@ import NIOConcurrencyHelpers
 /// - `moya_cache_failures_total`, a counter of the failures of the session's `HTTPCache`'s own
 ///   storage, by `kind`: `write`, `read` or `damagedEntry` (see `HTTPCache.Failure`). The
 ///   provider hands its session's cache to the plugin when it is made.
-public final class MetricsPlugin: PluginType, Sendable {
+public final class MetricsPlugin: PluginType, CacheFailureObserver, Sendable {
     private struct InFlight {
         var start: ContinuousClock.Instant
         var target: String
@@ -70,7 +70,7 @@ public final class MetricsPlugin: PluginType, Sendable {
     }
 
     /// Counts a failure of a cache's storage; called by the cache.
-    func cacheFailed(_ failure: HTTPCache.Failure) {
+    package func cacheFailed(_ failure: HTTPCache.Failure) {
         Counter(label: "moya_cache_failures_total", dimensions: [("kind", failure.kind.rawValue)], factory: factory)
             .increment()
     }

@@ -31,7 +31,7 @@ public final class TracingPlugin: PluginType {
         )
         span.updateAttributes { attributes in
             attributes["http.request.method"] = request.httpMethod ?? "GET"
-            attributes["url.full"] = URLRedaction.redacted(request.url)
+            attributes["url.full"] = TelemetryURL.redacted(request.url)
             attributes["server.address"] = request.url?.host
             if let port = request.url?.port {
                 attributes["server.port"] = port
