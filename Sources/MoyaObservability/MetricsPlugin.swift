@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Moya
 import NIOConcurrencyHelpers
 
 /// Measures requests with swift-metrics, per target (named as `GitHub.userProfile`) and method:
@@ -30,6 +31,7 @@ public final class MetricsPlugin: PluginType, CacheFailureObserver, Sendable {
         self.factory = factory
     }
 
+    /// Starts the request's timer and counts it in flight.
     public func willSend(_ request: RequestType, target: TargetType) {
         guard let requestID = RequestContext.current?.requestID else { return }
         let entry = InFlight(
@@ -41,6 +43,8 @@ public final class MetricsPlugin: PluginType, CacheFailureObserver, Sendable {
         meter(for: entry).increment()
     }
 
+    /// Counts the request by status class (and by the cache's part), records its duration and
+    /// takes it out of flight.
     public func didReceive(_ result: Result<Response, MoyaError>, target: TargetType) {
         // A request cancelled before it was sent is heard here without a `willSend`.
         guard let requestID = RequestContext.current?.requestID,
