@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Moya", targets: ["Moya"]),
         .library(name: "CombineMoya", targets: ["CombineMoya"]),
         .library(name: "MoyaTesting", targets: ["MoyaTesting"]),
+        .library(name: "MoyaObservability", targets: ["MoyaObservability"]),
         // Empty modules unless their trait is enabled: a product cannot depend on a trait.
         .library(name: "RxMoya", targets: ["RxMoya"]),
         .library(name: "ReactiveMoya", targets: ["ReactiveMoya"]),
@@ -64,9 +65,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Only to leave out AsyncHTTPClient's no-op spans when no tracer is bootstrapped:
+                // an internal import, in no public API (AsyncHTTPClient depends on it anyway).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        // `TracingPlugin` and `MetricsPlugin`: a product of its own, so that a package using
+        // `Moya` alone never builds swift-metrics or sees the tracing and metrics APIs.
+        .target(
+            name: "MoyaObservability",
+            dependencies: [
+                "Moya",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .target(
@@ -173,6 +186,8 @@ let package = Package(
             dependencies: [
                 "Moya",
                 "LoopbackServer",
+                // The cache's tests check what `MetricsPlugin` counts of it.
+                "MoyaObservability",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -182,6 +197,18 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
+        .testTarget(
+            name: "MoyaObservabilityTests",
+            dependencies: [
+                "MoyaObservability",
+                "LoopbackServer",
+                "Moya",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Metrics", package: "swift-metrics"),

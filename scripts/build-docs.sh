@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogues of Moya, CombineMoya and MoyaTesting with warnings as errors, as
-# CI does; the archives go to .build-docs/<Target>.doccarchive.
+# Builds the DocC catalogues of Moya, CombineMoya, MoyaTesting and MoyaObservability with warnings
+# as errors, as CI does; the archives go to .build-docs/<Target>.doccarchive.
 #
 # Not through swift-docc-plugin (`swift package generate-documentation`): the symbol graph
 # extraction SwiftPM offers plugins, like `swift package dump-symbol-graph`, resolves the
@@ -12,12 +12,12 @@
 # MoyaOpenAPI is empty without its trait: `scripts/build-docs.sh MoyaOpenAPI` builds it with the
 # OpenAPI trait (swift-openapi-runtime must be reachable); the default list leaves it out.
 #
-# Usage: scripts/build-docs.sh [TARGET ...]    (default: Moya CombineMoya MoyaTesting)
+# Usage: scripts/build-docs.sh [TARGET ...]    (default: Moya CombineMoya MoyaTesting MoyaObservability)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-    targets=(Moya CombineMoya MoyaTesting)
+    targets=(Moya CombineMoya MoyaTesting MoyaObservability)
 fi
 scratch=.build-docs
 graphs=$PWD/$scratch/symbol-graphs

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles every ```swift block of README.md and of the DocC articles (Sources/*/*.docc/**/*.md)
-# against the package's products (Moya, CombineMoya, MoyaTesting), in the Swift 6 language mode
-# with warnings as errors, so that the documentation cannot drift from the API.
+# against the package's products (Moya, CombineMoya, MoyaTesting, MoyaObservability), in the
+# Swift 6 language mode with warnings as errors, so that the documentation cannot drift from the API.
 #
 # scripts/snippets.py writes a scratch package to .build-snippets/package (git-ignored): one
 # library target per document, depending on this package by path. A document compiles as one

@@ -497,6 +497,7 @@ def manifest(root, out, targets):
         '.product(name: "Moya", package: "%s")' % identity,
         '.product(name: "CombineMoya", package: "%s")' % identity,
         '.product(name: "MoyaTesting", package: "%s")' % identity,
+        '.product(name: "MoyaObservability", package: "%s")' % identity,
     ]
     packages = {}
     for module in sorted(imported & set(EXTERNAL_MODULES)):

@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 
 /// Where an `HTTPCache`'s storage reports its failures: kept for `HTTPCache.health`, logged as
 /// warnings through the session's logger at most once per kind a minute, and handed to the
-/// `MetricsPlugin`s of the providers using the cache.
+/// plugins of the providers using the cache that observe its failures (`CacheFailureObserver`).
 ///
 /// A failing disk fails on every request; one warning a minute per kind says so without
 /// drowning the log.
@@ -35,7 +35,7 @@ final class CacheFailureLog: Sendable {
     private let state = NIOLockedValueBox(State())
     /// The first session's logger wins; until a session adopts the cache, a logger of its own.
     private let logger = NIOLockedValueBox<Logger?>(nil)
-    private let observers = NIOLockedValueBox<[ObjectIdentifier: WeakMetricsPlugin]>([:])
+    private let observers = NIOLockedValueBox<[ObjectIdentifier: WeakObserver]>([:])
 
     /// The counts and the last failure.
     var report: (counts: [HTTPCache.Failure.Kind: Int], last: HTTPCache.Failure?) {
@@ -50,9 +50,9 @@ final class CacheFailureLog: Sendable {
         }
     }
 
-    /// Hands every later failure to `plugin` too, for as long as it lives; once per plugin.
-    func addObserver(_ plugin: MetricsPlugin) {
-        observers.withLockedValue { $0[ObjectIdentifier(plugin)] = WeakMetricsPlugin(plugin: plugin) }
+    /// Hands every later failure to `observer` too, for as long as it lives; once per observer.
+    func addObserver(_ observer: any CacheFailureObserver) {
+        observers.withLockedValue { $0[ObjectIdentifier(observer)] = WeakObserver(observer: observer) }
     }
 
     /// Records a failure of `kind`.
@@ -66,17 +66,25 @@ final class CacheFailureLog: Sendable {
                 metadata: ["moya.cache.failure": "\(kind.rawValue)"]
             )
         }
-        let plugins = observers.withLockedValue { observers in
-            observers = observers.filter { $0.value.plugin != nil }
-            return observers.values.compactMap(\.plugin)
+        let live = observers.withLockedValue { observers in
+            observers = observers.filter { $0.value.observer != nil }
+            return observers.values.compactMap(\.observer)
         }
-        for plugin in plugins {
-            plugin.cacheFailed(failure)
+        for observer in live {
+            observer.cacheFailed(failure)
         }
     }
 }
 
-/// A `MetricsPlugin` the cache reports to without keeping it alive.
-private struct WeakMetricsPlugin: Sendable {
-    weak var plugin: MetricsPlugin?
+/// A plugin that hears of the failures of the cache of the providers it is given to: a
+/// provider whose session has a cache hands it every such plugin when it is made.
+/// `MetricsPlugin` (MoyaObservability) counts them.
+package protocol CacheFailureObserver: AnyObject, Sendable {
+    /// Hears of one failure of the cache's storage, on the thread that met it.
+    func cacheFailed(_ failure: HTTPCache.Failure)
+}
+
+/// An observer the cache reports to without keeping it alive.
+private struct WeakObserver: Sendable {
+    weak var observer: (any CacheFailureObserver)?
 }

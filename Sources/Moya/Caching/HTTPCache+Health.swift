@@ -6,7 +6,7 @@ extension HTTPCache {
     /// A disk cache whose directory was deleted or replaced by a file, or whose disk is full,
     /// keeps every request working over the network; this says that it stopped caching, and
     /// why. The same failures reach the session's logger (a warning, once per kind of failure
-    /// a minute) and `MetricsPlugin` (`moya_cache_failures_total`).
+    /// a minute) and MoyaObservability's `MetricsPlugin` (`moya_cache_failures_total`).
     ///
     /// ```swift
     /// let health = cache.health

@@ -110,8 +110,8 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         self.trackInflights = trackInflights
         self.callbackQueue = callbackQueue
         if let cache = session.configuration.cache {
-            for case let metrics as MetricsPlugin in plugins {
-                cache.failures.addObserver(metrics)
+            for case let observer as any CacheFailureObserver in plugins {
+                cache.failures.addObserver(observer)
             }
         }
     }

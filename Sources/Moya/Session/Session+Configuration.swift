@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOSSL
-import Tracing
+internal import Tracing
 
 extension Session {
     /// How a session connects and what it sends by default.

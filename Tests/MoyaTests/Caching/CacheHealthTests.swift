@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import LoopbackServer
 import MetricsTestKit
+import MoyaObservability
 import Testing
 
 @testable import Moya

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServer
 import MetricsTestKit
+import MoyaObservability
 import Testing
 
 @testable import Moya

@@ -1,30 +1,8 @@
 import Foundation
 
-/// URLs with their secrets taken out before they leave the process.
-///
-/// `redacted(_:)` is for telemetry: user name and password removed, every query value replaced,
-/// so that tokens passed in a query never reach a trace backend. The extension below serves
-/// logs and errors, which need the URL itself but not the password in it.
+/// URLs with their secrets taken out for logs and errors, which need the URL itself but not the
+/// password in it. Spans take more out, every query value too (`TelemetryURL`).
 enum URLRedaction {
-    static let placeholder = "REDACTED"
-
-    static func redacted(_ url: URL?) -> String? {
-        guard let url else { return nil }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return nil
-        }
-        components.user = nil
-        components.password = nil
-        if let items = components.queryItems {
-            components.queryItems = items.map {
-                URLQueryItem(name: $0.name, value: $0.value == nil ? nil : placeholder)
-            }
-        }
-        return components.string
-    }
-}
-
-extension URLRedaction {
     /// What a URL's password is replaced with in logs.
     static let passwordPlaceholder = "redacted"
 

@@ -1,5 +1,6 @@
 import Foundation
 import Instrumentation
+import Moya
 
 /// Writes a tracer's propagation headers (W3C `traceparent`, with an OpenTelemetry tracer)
 /// into a request.

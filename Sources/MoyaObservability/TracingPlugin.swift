@@ -1,4 +1,5 @@
 import Foundation
+import Moya
 import NIOConcurrencyHelpers
 import ServiceContextModule
 import Tracing
@@ -22,6 +23,7 @@ public final class TracingPlugin: PluginType {
         self.tracer = tracer
     }
 
+    /// Starts the request's span and adds the tracer's propagation headers to the request.
     public func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {
         guard let requestID = RequestContext.current?.requestID else { return request }
         let span = tracer.startSpan(
@@ -31,7 +33,7 @@ public final class TracingPlugin: PluginType {
         )
         span.updateAttributes { attributes in
             attributes["http.request.method"] = request.httpMethod ?? "GET"
-            attributes["url.full"] = URLRedaction.redacted(request.url)
+            attributes["url.full"] = TelemetryURL.redacted(request.url)
             attributes["server.address"] = request.url?.host
             if let port = request.url?.port {
                 attributes["server.port"] = port
@@ -43,11 +45,13 @@ public final class TracingPlugin: PluginType {
         return request
     }
 
+    /// Ends the request's span with the response's status, or the failure.
     public func didReceive(_ result: Result<Response, MoyaError>, target: TargetType) {
         guard let span = takeSpan() else { return }
         end(span, with: result)
     }
 
+    /// Ends the span of a request that failed before it was sent; returns `result` unchanged.
     public func process(_ result: Result<Response, MoyaError>, target: TargetType) -> Result<Response, MoyaError> {
         // A request that failed before it was sent (an illegal header, say) has no `didReceive`.
         if let span = takeSpan() {

@@ -5,19 +5,21 @@ import LoopbackServer
 import Metrics
 import MetricsTestKit
 import Moya
+import MoyaObservability
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import Tracing
 
 @Suite("Tracing and metrics plugins")
 struct ObservabilityPluginTests {
-    private func addRoutes(_ router: Router<BasicRequestContext>, headers: Synchronized<[String: String]>) {
+    private func addRoutes(_ router: Router<BasicRequestContext>, headers: NIOLockedValueBox<[String: String]>) {
         router.get("users/:name") { request, _ -> Response in
             var seen: [String: String] = [:]
             for field in request.headers {
                 seen[field.name.canonicalName] = field.value
             }
-            headers.update { $0 = seen }
+            headers.withLockedValue { $0 = seen }
             return Response(status: .ok)
         }
         router.get("broken") { _, _ in Response(status: .internalServerError) }
@@ -25,7 +27,7 @@ struct ObservabilityPluginTests {
 
     @Test func aRequestBecomesOneClientSpanNamedAfterTheCaseWithRedactedURL() async throws {
         let tracer = InMemoryTracer()
-        let headers = Synchronized<[String: String]>([:])
+        let headers = NIOLockedValueBox<[String: String]>([:])
         try await TestServer.with({ addRoutes($0, headers: headers) }) { server in
             let provider = MoyaProvider<ObservedAPI>(plugins: [TracingPlugin(tracer: tracer)])
             _ = try await provider.request(.user(baseURL: server.baseURL, name: "octocat"))
@@ -46,7 +48,7 @@ struct ObservabilityPluginTests {
             // The tracer's propagation headers went out with the request.
             let injected = try #require(tracer.performedContextInjections.first)
             for (key, value) in injected.values {
-                #expect(headers.update { $0 }[key] == value)
+                #expect(headers.withLockedValue { $0 }[key] == value)
             }
             #expect(!injected.values.isEmpty)
         }
@@ -54,7 +56,7 @@ struct ObservabilityPluginTests {
 
     @Test func aServerErrorMarksTheSpanAsAnError() async throws {
         let tracer = InMemoryTracer()
-        try await TestServer.with({ addRoutes($0, headers: Synchronized([:])) }) { server in
+        try await TestServer.with({ addRoutes($0, headers: NIOLockedValueBox([:])) }) { server in
             let provider = MoyaProvider<ObservedAPI>(plugins: [TracingPlugin(tracer: tracer)])
             _ = try await provider.request(.broken(baseURL: server.baseURL))
         }
@@ -92,7 +94,7 @@ struct ObservabilityPluginTests {
 
     @Test func metricsCountByTargetMethodAndStatusClassAndTimeEachRequest() async throws {
         let metrics = TestMetrics()
-        try await TestServer.with({ addRoutes($0, headers: Synchronized([:])) }) { server in
+        try await TestServer.with({ addRoutes($0, headers: NIOLockedValueBox([:])) }) { server in
             let provider = MoyaProvider<ObservedAPI>(plugins: [MetricsPlugin(factory: metrics)])
             _ = try await provider.request(.user(baseURL: server.baseURL, name: "a"))
             _ = try await provider.request(.user(baseURL: server.baseURL, name: "b"))

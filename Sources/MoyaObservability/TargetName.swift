@@ -1,4 +1,5 @@
 import Foundation
+import Moya
 
 /// A short, stable name for a target, for span names and metric dimensions: `GitHub.zen` for
 /// an enum case (associated values, which may hold user data, are left out), the type's name

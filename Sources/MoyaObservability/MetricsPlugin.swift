@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Moya
 import NIOConcurrencyHelpers
 
 /// Measures requests with swift-metrics, per target (named as `GitHub.userProfile`) and method:
@@ -14,7 +15,7 @@ import NIOConcurrencyHelpers
 /// - `moya_cache_failures_total`, a counter of the failures of the session's `HTTPCache`'s own
 ///   storage, by `kind`: `write`, `read` or `damagedEntry` (see `HTTPCache.Failure`). The
 ///   provider hands its session's cache to the plugin when it is made.
-public final class MetricsPlugin: PluginType, Sendable {
+public final class MetricsPlugin: PluginType, CacheFailureObserver, Sendable {
     private struct InFlight {
         var start: ContinuousClock.Instant
         var target: String
@@ -30,6 +31,7 @@ public final class MetricsPlugin: PluginType, Sendable {
         self.factory = factory
     }
 
+    /// Starts the request's timer and counts it in flight.
     public func willSend(_ request: RequestType, target: TargetType) {
         guard let requestID = RequestContext.current?.requestID else { return }
         let entry = InFlight(
@@ -41,6 +43,8 @@ public final class MetricsPlugin: PluginType, Sendable {
         meter(for: entry).increment()
     }
 
+    /// Counts the request by status class (and by the cache's part), records its duration and
+    /// takes it out of flight.
     public func didReceive(_ result: Result<Response, MoyaError>, target: TargetType) {
         // A request cancelled before it was sent is heard here without a `willSend`.
         guard let requestID = RequestContext.current?.requestID,
@@ -70,7 +74,7 @@ public final class MetricsPlugin: PluginType, Sendable {
     }
 
     /// Counts a failure of a cache's storage; called by the cache.
-    func cacheFailed(_ failure: HTTPCache.Failure) {
+    package func cacheFailed(_ failure: HTTPCache.Failure) {
         Counter(label: "moya_cache_failures_total", dimensions: [("kind", failure.kind.rawValue)], factory: factory)
             .increment()
     }
