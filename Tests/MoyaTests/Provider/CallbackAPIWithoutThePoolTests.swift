@@ -1,6 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
-import Testing
+import XCTest
 
 @testable import Moya
 
@@ -8,11 +8,14 @@ import Testing
 /// that blocks a pool thread while it waits for a Moya callback must not deadlock, even when
 /// every pool thread waits so and the request has asynchronous steps (an asynchronous plugin's
 /// `prepare`, an interceptor's `adapt` and `retry`, the wait before a retry).
-@Suite("The callback API without the cooperative pool", .timeLimit(.minutes(2)))
-struct CallbackAPIWithoutThePoolTests {
+///
+/// An XCTest case, not a Swift Testing one: it blocks every thread of the pool on purpose, and
+/// `swift test` runs XCTest's cases on their own, one at a time, so that no test running beside
+/// it in Swift Testing's parallel run is starved meanwhile.
+final class CallbackAPIWithoutThePoolTests: XCTestCase {
     private let target = DynamicTarget(baseURL: URL(fileURLWithPath: "/"), path: "/zen")
 
-    @Test func callbacksWithAsynchronousStepsArriveWhileEveryPoolThreadBlocksWaitingForOne() async {
+    func testCallbacksWithAsynchronousStepsArriveWhileEveryPoolThreadBlocksWaitingForOne() async {
         // As many waiters as the pool has threads (one per processor); a barrier makes them all
         // hold their thread before any request starts, so no pool thread is left to run a step.
         let width = ProcessInfo.processInfo.activeProcessorCount
@@ -36,12 +39,16 @@ struct CallbackAPIWithoutThePoolTests {
                     return answered.wait(timeout: .now() + 20) == .success
                 }
             }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
+            var outcomes: [Bool] = []
+            for await outcome in group {
+                outcomes.append(outcome)
+            }
+            return outcomes
         }
 
-        #expect(outcomes == Array(repeating: true, count: width))
+        XCTAssertEqual(outcomes, Array(repeating: true, count: width))
         // Each request was adapted twice: the first attempt and its retry.
-        #expect(interceptor.adaptations.withLockedValue { $0 } == 2 * width)
+        XCTAssertEqual(interceptor.adaptations.withLockedValue { $0 }, 2 * width)
     }
 }
 
