@@ -14,21 +14,20 @@ func callbackTrio(
     baseline: @escaping @Sendable (Baseline, DispatchQueue, _ done: @escaping @Sendable (Error?) -> Void) -> Void
 ) {
     typealias Start = @Sendable (Network, _ done: @escaping @Sendable (Error?) -> Void) -> Void
-    let variants: [(String, Start)] = [
-        ("Moya", moya),
-        ("Moya URLSession", moya),
-        ("AHC raw", { network, done in baseline(network.baseline(.raw), network.callbackQueue, done) }),
-        ("AHC+Data", { network, done in baseline(network.baseline(.data), network.callbackQueue, done) }),
+    let variants: [(Contender, Start)] = [
+        (.moya, moya),
+        (.moyaURLSession, moya),
+        (.ahcRaw, { network, done in baseline(network.baseline(.raw), network.callbackQueue, done) }),
+        (.ahcData, { network, done in baseline(network.baseline(.data), network.callbackQueue, done) }),
     ]
-    for (who, start) in variants {
-        let onURLSession = who == "Moya URLSession"
-        Benchmark("\(name) · \(who)", configuration: configuration) { benchmark, network in
+    for (contender, start) in variants {
+        Benchmark("\(name) · \(contender.rawValue)", configuration: configuration) { benchmark, network in
             benchmark.measurement(requestsMetric, requests)
             try await CallbackChains.run(chains: concurrency, each: requests / concurrency) { done in
                 start(network, done)
             }
         } setup: {
-            try await Network.start(onURLSession: onURLSession)
+            try await Network.start(contender)
         }
     }
 }

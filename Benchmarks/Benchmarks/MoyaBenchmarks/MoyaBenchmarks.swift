@@ -1,17 +1,17 @@
-import AsyncHTTPClient
 import Benchmark
 import Foundation
 import Moya
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 
 // Naming: every benchmark is "<work> · <who>", where <who> is "Moya" (on the platform's default
 // transport, AsyncHTTPClient on Linux), "Moya URLSession" (on `URLSessionTransport`), "AHC raw",
-// "AHC+Data" or "JSONDecoder"; `compare.py` pairs them by <work>. Each iteration does a batch of
-// operations and reports its size in the "requests" custom metric, so that the per-iteration
-// figures can be turned into per-request ones. Batches are sized for iterations of a few hundred
-// milliseconds against nginx on loopback: CPU time is counted in 10 ms scheduler ticks.
+// "AHC+Data", a peer ("URLSession", "OpenAPI AHC", "OpenAPI Moya": see `Contender`), or the
+// baseline of an in-memory benchmark; `compare.py` pairs them by <work>. Each iteration does a
+// batch of operations and reports its size in the "requests" custom metric, so that the
+// per-iteration figures can be turned into per-request ones. Batches are sized for iterations of
+// a few hundred milliseconds against nginx on loopback: CPU time is counted in 10 ms scheduler
+// ticks.
 
 /// Requests (or transfers, decodes, conversions) per iteration.
 let requestsMetric = BenchmarkMetric.custom("requests", polarity: .prefersLarger, useScalingFactor: false)
@@ -36,11 +36,12 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: Over loopback
 
     // GET on the async API: Moya's `try await provider.request(_:)` against AsyncHTTPClient's
-    // async API (`HTTPClientRequest`).
+    // async API (`HTTPClientRequest`), and the peers' async APIs.
     for (concurrency, requests) in [(1, 4096), (32, 8192)] {
         networkTrio("GET 1 KB JSON × \(concurrency), async API", quick, requests: requests, concurrency: concurrency,
                     moya: { network in try await network.moyaGET() },
-                    baseline: { baseline in try await baseline.getJSON() })
+                    baseline: { baseline in try await baseline.getJSON() },
+                    peer: { peer in try await peer.getJSON() })
     }
 
     // GET on the callback API: Moya's `request(_:completion:)` with a `callbackQueue` against
@@ -56,7 +57,8 @@ let benchmarks: @Sendable () -> Void = {
     let json64KBBuffer = ByteBuffer(data: json64KB)
     networkTrio("POST 64 KB JSON", quick, requests: 2048,
                 moya: { network in try await network.moyaPOST(json64KB) },
-                baseline: { baseline in try await baseline.postJSON(json64KB, json64KBBuffer) })
+                baseline: { baseline in try await baseline.postJSON(json64KB, json64KBBuffer) },
+                peer: { peer in try await peer.postJSON() })
 
     transferTrio("Download to a file", transfer,
                  moya: { network, files in try await network.moyaDownload(to: files.downloadDestination) },
@@ -78,6 +80,8 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         MoyaProvider<BenchAPI>(stubClosure: MoyaProvider.immediatelyStub, plugins: twoPlugins())
     }
+
+    openAPIAloneBenchmarks(quick)
 
     Benchmark("Endpoint to URLRequest with 20 URL-encoded parameters · Moya", configuration: quick) { benchmark, endpoint in
         benchmark.measurement(requestsMetric, 2000)

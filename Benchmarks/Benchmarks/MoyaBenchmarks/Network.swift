@@ -23,24 +23,68 @@ struct Network: Sendable {
     /// The provider of the callback API: the same session, completions on `callbackQueue`.
     let callbackProvider: MoyaProvider<BenchAPI>
 
-    /// The server `run.sh` started (nginx), named by `MOYA_BENCH_BASE_URL`; the providers'
-    /// session sends through `URLSessionTransport` when `onURLSession`, else through the
-    /// platform's default (AsyncHTTPClient on Linux).
-    static func start(onURLSession: Bool = false) async throws -> Network {
-        guard let value = ProcessInfo.processInfo.environment["MOYA_BENCH_BASE_URL"], let baseURL = URL(string: value) else {
+    /// The peer client of a peer benchmark (`URLSession`, `OpenAPI AHC`, `OpenAPI Moya`), built
+    /// only for those, so that no other benchmark carries an idle client.
+    let peer: (any PeerClient)?
+
+    /// The server `run.sh` started (nginx), named by `MOYA_BENCH_BASE_URL`, with what
+    /// `contender` needs: the providers' session sends through `URLSessionTransport` for
+    /// `Moya URLSession`, else through the platform's default (AsyncHTTPClient on Linux).
+    ///
+    /// `connectionsPerHost`, when given, is the pool's limit for every client involved: the
+    /// session's `HTTPClient` (which the baselines and the OpenAPI AHC peer share) and the
+    /// URLSession peer's `httpMaximumConnectionsPerHost`. Otherwise each keeps its default:
+    /// Moya's 32, URLSession's 6.
+    static func start(_ contender: Contender = .moya, connectionsPerHost: Int? = nil) async throws -> Network {
+        guard let value = ProcessInfo.processInfo.environment["MOYA_BENCH_BASE_URL"], let baseURL = URL(string: value)
+        else {
             throw BenchmarkFailure(
                 "MOYA_BENCH_BASE_URL is not set: run Benchmarks/run.sh, which starts the loopback server and sets it."
             )
         }
-        let session = onURLSession ? Session(transport: URLSessionTransport()) : Session()
+        let session: Session
+        if contender == .moyaURLSession {
+            session = Session(transport: URLSessionTransport())
+        } else if let connectionsPerHost {
+            var configuration = Session.Configuration()
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
+            session = Session(configuration: configuration)
+        } else {
+            session = Session()
+        }
         let callbackQueue = DispatchQueue(label: "benchmark.callbacks")
         return Network(
             baseURL: baseURL,
             session: session,
             provider: MoyaProvider(session: session),
             callbackQueue: callbackQueue,
-            callbackProvider: MoyaProvider(callbackQueue: callbackQueue, session: session)
+            callbackProvider: MoyaProvider(callbackQueue: callbackQueue, session: session),
+            peer: makePeer(contender, baseURL: baseURL, session: session, connectionsPerHost: connectionsPerHost)
         )
+    }
+
+    private static func makePeer(
+        _ contender: Contender,
+        baseURL: URL,
+        session: Session,
+        connectionsPerHost: Int?
+    ) -> (any PeerClient)? {
+        switch contender {
+        case .urlSession:
+            return URLSessionPeer(baseURL: baseURL, connectionsPerHost: connectionsPerHost)
+        case .openAPIAHC:
+            return OpenAPIPeer.overAsyncHTTPClient(baseURL: baseURL, client: session.httpClient)
+        case .openAPIMoya:
+            return OpenAPIPeer.overMoya(baseURL: baseURL, session: session)
+        case .moya, .moyaURLSession, .ahcRaw, .ahcData:
+            return nil
+        }
+    }
+
+    /// The peer client, for the peers' benchmarks.
+    func peerClient() throws -> any PeerClient {
+        guard let peer else { throw BenchmarkFailure("This benchmark's fixture has no peer client.") }
+        return peer
     }
 
     func baseline(_ style: BodyStyle) -> Baseline {
@@ -81,25 +125,56 @@ struct Network: Sendable {
     }
 }
 
-/// Registers `<name> · Moya`, `<name> · AHC raw` and `<name> · AHC+Data`, each doing
-/// `requests` requests per iteration, `concurrency` at a time.
+/// Who does a network benchmark's requests: the `<who>` of its name.
+enum Contender: String, Sendable {
+    /// Moya on the platform's default transport.
+    case moya = "Moya"
+    /// Moya on `URLSessionTransport`.
+    case moyaURLSession = "Moya URLSession"
+    case ahcRaw = "AHC raw"
+    case ahcData = "AHC+Data"
+    /// `URLSession` used directly (`URLSessionPeer`).
+    case urlSession = "URLSession"
+    /// The generated OpenAPI client on swift-openapi-async-http-client's transport.
+    case openAPIAHC = "OpenAPI AHC"
+    /// The same generated client on `MoyaTransport`.
+    case openAPIMoya = "OpenAPI Moya"
+
+    /// What this contender does for one operation of a benchmark, given what Moya, the
+    /// baselines and the peers each do.
+    func work(
+        moya: @escaping @Sendable (Network) async throws -> Void,
+        baseline: @escaping @Sendable (Baseline) async throws -> Void,
+        peer: @escaping @Sendable (any PeerClient) async throws -> Void
+    ) -> @Sendable (Network) async throws -> Void {
+        switch self {
+        case .moya, .moyaURLSession: return moya
+        case .ahcRaw: return { try await baseline($0.baseline(.raw)) }
+        case .ahcData: return { try await baseline($0.baseline(.data)) }
+        case .urlSession, .openAPIAHC, .openAPIMoya: return { try await peer($0.peerClient()) }
+        }
+    }
+}
+
+/// Registers `<name> · <who>` for Moya on both transports, the two baselines and, when `peer`
+/// is given, the three peers, each doing `requests` requests per iteration, `concurrency` at a
+/// time.
 func networkTrio(
     _ name: String,
     _ configuration: Benchmark.Configuration,
     requests: Int,
     concurrency: Int = 1,
     moya: @escaping @Sendable (Network) async throws -> Void,
-    baseline: @escaping @Sendable (Baseline) async throws -> Void
+    baseline: @escaping @Sendable (Baseline) async throws -> Void,
+    peer: (@Sendable (any PeerClient) async throws -> Void)? = nil
 ) {
-    let variants: [(String, @Sendable (Network) async throws -> Void)] = [
-        ("Moya", moya),
-        ("Moya URLSession", moya),
-        ("AHC raw", { try await baseline($0.baseline(.raw)) }),
-        ("AHC+Data", { try await baseline($0.baseline(.data)) }),
-    ]
-    for (who, work) in variants {
-        let onURLSession = who == "Moya URLSession"
-        Benchmark("\(name) · \(who)", configuration: configuration) { benchmark, network in
+    var contenders: [Contender] = [.moya, .moyaURLSession, .ahcRaw, .ahcData]
+    if peer != nil {
+        contenders += [.urlSession, .openAPIAHC, .openAPIMoya]
+    }
+    for contender in contenders {
+        let work = contender.work(moya: moya, baseline: baseline, peer: peer ?? { _ in })
+        Benchmark("\(name) · \(contender.rawValue)", configuration: configuration) { benchmark, network in
             benchmark.measurement(requestsMetric, requests)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<concurrency {
@@ -112,7 +187,7 @@ func networkTrio(
                 try await group.waitForAll()
             }
         } setup: {
-            try await Network.start(onURLSession: onURLSession)
+            try await Network.start(contender)
         }
     }
 }
