@@ -60,6 +60,8 @@ let benchmarks: @Sendable () -> Void = {
                 baseline: { baseline in try await baseline.postJSON(json64KB, json64KBBuffer) },
                 peer: { peer in try await peer.postJSON() })
 
+    concurrencyCurve(quick)
+
     transferTrio("Download to a file", transfer,
                  moya: { network, files in try await network.moyaDownload(to: files.downloadDestination) },
                  baseline: { baseline, files in try await baseline.download(to: files.downloadDestination) })
