@@ -83,6 +83,7 @@ let benchmarks: @Sendable () -> Void = {
         MoyaProvider<BenchAPI>(stubClosure: MoyaProvider.immediatelyStub, plugins: twoPlugins())
     }
 
+    stubWorkloadBenchmarks(quick)
     openAPIAloneBenchmarks(quick)
 
     Benchmark("Endpoint to URLRequest with 20 URL-encoded parameters · Moya", configuration: quick) { benchmark, endpoint in
