@@ -11,16 +11,23 @@ let package = Package(
     name: "MoyaBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: ".."),
+        // The OpenAPI trait builds MoyaOpenAPI (MoyaTransport), which the OpenAPI peers need.
+        .package(path: "..", traits: ["OpenAPI"]),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // The generated client of OpenAPI/openapi.yaml, on its own AsyncHTTPClient transport
+        // and on MoyaTransport.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .executableTarget(
             name: "MoyaBenchmarks",
             dependencies: [
                 .product(name: "Moya", package: rootPackage),
+                .product(name: "MoyaOpenAPI", package: rootPackage),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -30,8 +37,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // NIOFileSystem, for the raw baselines' file I/O.
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/MoyaBenchmarks",
+            // The generator's input, kept beside the code generated from it.
+            exclude: ["OpenAPI/openapi.yaml", "OpenAPI/openapi-generator-config.yaml"],
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]

@@ -8,30 +8,20 @@ influx CSV export and `ceiling.txt`, the server's ceiling measured with wrk just
 run's benchmarks (lines "<endpoint> <connections> <requests/s>", "<endpoint>-cpu <connections>
 <nginx's CPU µs per request>" and "load <when> <1-minute load average>").
 
-Benchmarks are named "<work> · <who>"; every iteration reports how many requests it made in the
-"requests" metric. The export holds raw percentiles per metric (nanoseconds, counts, bytes).
-Within a run, figures are medians over the iterations turned into per-request figures (peak
-memory: the maximum), and ratios are Moya's figure over the baseline's from that same run. Over
-the runs, the tables show the median of each figure and ratio and its min–max.
+How the exports become per-request figures and ratios: results.py. The tables of the peers,
+the concurrency curve and the stub workload: peer_tables.py.
 
 The influx format is used rather than JMH because the JMH export drops a benchmark whose
 iterations take over two seconds (its integer throughput rounds to zero), as 1 GiB transfers can.
 """
 
 import argparse
-import csv
-import glob
-import os
-import re
-import statistics
-import sys
-from collections import defaultdict
 
-WHO = ["Moya", "Moya URLSession", "AHC raw", "AHC+Data", "JSONDecoder", "Parser alone"]
-# Benchmarks that move one file per iteration: their throughput is shown in MiB/s.
-TRANSFERS = ("Download", "Multipart upload")
-# The server must answer at least this many times faster than the fastest client.
-CEILING_FACTOR = 3
+import peer_tables
+from results import CEILING_FACTOR, TRANSFERS, Runs, concurrency, median, number, spread
+
+WHO = ["Moya", "Moya URLSession", "AHC raw", "AHC+Data", "URLSession", "OpenAPI AHC", "OpenAPI Moya",
+       "JSONDecoder", "Parser alone"]
 
 # The issue's targets, judged on the medians over the runs.
 GET_TARGETS = {
@@ -45,136 +35,17 @@ POST_TARGET = 0.95        # POST 64 KB requests/s ≥ 0.95 × AHC+Data
 STUB_TARGET = 160_000     # stubbed requests with 2 plugins per second
 
 
-def load(path):
-    """{work: {who: {metric: {percentile: value}}}} in the order the export lists them."""
-    results = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
-    with open(path, newline="") as file:
-        rows = [row for row in csv.reader(file) if row and not row[0].startswith("#")]
-    if not rows:
-        sys.exit(f"{path} is empty: no benchmark ran. A --filter must match whole names, "
-                 "e.g. '(GET|POST).*', not 'GET|POST'.")
-    header, rows = rows[0], rows[1:]
-    column = {name: index for index, name in enumerate(header)}
-    for row in rows:
-        work, _, who = row[column["test"]].rpartition(" · ")
-        metric = row[column["metric"]]
-        results[work][who][metric][float(row[column["percentile"]])] = float(row[column["value"]])
-    return results
-
-
-def load_ceiling(path):
-    """{("get"|"post", connections): requests/s, ("get-cpu"|"post-cpu", connections): nginx's CPU
-    µs per request, ("load", "before"|"after"): 1-minute load average}."""
-    ceiling = {}
-    if not os.path.exists(path):
-        return ceiling
-    with open(path) as file:
-        for line in file:
-            fields = line.split()
-            if len(fields) != 3:
-                continue
-            key, second, value = fields
-            try:
-                ceiling[(key, second if key == "load" else int(second))] = float(value)
-            except ValueError:
-                pass
-    return ceiling
-
-
-def figures(metrics, transfer_bytes, is_transfer):
-    """Per-request (or per-transfer) figures of one benchmark in one run."""
-    requests = metrics["requests"][50.0] or 1
-    seconds = metrics["Time(wallclock)"][50.0] / 1e9
-
-    def per_request(metric):
-        return metrics[metric][50.0] / requests if metric in metrics else None
-
-    return {
-        "throughput": (transfer_bytes / 2**20 if is_transfer else requests) / seconds,
-        "cpu": per_request("Time(totalCPU)") / 1000,
-        "mallocs": per_request("Malloc(total)"),
-        "rss": metrics["Memory(residentpeak)"][100.0] / 2**20,
-    }
-
-
-def concurrency(work):
-    """The number of requests in flight a benchmark's name announces ("× 32"), else 1."""
-    match = re.search(r"× (\d+)", work)
-    return int(match.group(1)) if match else 1
-
-
-def number(value, digits=1):
-    if value is None:
-        return "–"
-    if abs(value) >= 1000:
-        return f"{value:,.0f}"
-    return f"{value:.{digits}f}"
-
-
-def spread(values, digits=2, signed=False):
-    """'median (min–max)' of the runs' values, or the one value of a single run."""
-    values = [v for v in values if v is not None]
-    if not values:
-        return "–"
-
-    def show(v):
-        if signed:
-            return f"{v:+.{digits}f}"
-        return number(v, digits) if abs(v) >= 1000 else f"{v:.{digits}f}"
-
-    middle = show(statistics.median(values))
-    if len(values) == 1:
-        return middle
-    return f"{middle} ({show(min(values))}–{show(max(values))})"
-
-
-def median(values):
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--transfer-bytes", type=int, default=2**30)
     parser.add_argument("runs", nargs="+", help="run directories, each with an influx export and ceiling.txt")
     arguments = parser.parse_args()
 
-    runs = []  # [(by_work {work: {who: figures}}, ceiling)]
-    for directory in arguments.runs:
-        exports = glob.glob(os.path.join(directory, "*.influx.csv"))
-        if len(exports) != 1:
-            sys.exit(f"Expected one influx export in {directory}, found {len(exports)}.")
-        results = load(exports[0])
-        by_work = {}
-        for work, by_who in results.items():
-            is_transfer = work.startswith(TRANSFERS)
-            by_work[work] = {who: figures(m, arguments.transfer_bytes, is_transfer) for who, m in by_who.items()}
-        runs.append((by_work, load_ceiling(os.path.join(directory, "ceiling.txt"))))
-
-    works = []
-    for by_work, _ in runs:
-        works += [work for work in by_work if work not in works]
-
-    def values(work, who, key):
-        return [by_work[work][who][key] for by_work, _ in runs if who in by_work.get(work, {})]
-
-    def ratios(work, baseline, key, who="Moya"):
-        """`who`'s figure (Moya's by default) over the baseline's, run by run."""
-        out = []
-        for by_work, _ in runs:
-            figures_ = by_work.get(work, {})
-            if who in figures_ and baseline in figures_ and figures_[baseline][key]:
-                out.append(figures_[who][key] / figures_[baseline][key])
-        return out
-
-    def differences(work, baseline, key):
-        """Moya's figure minus the baseline's, run by run."""
-        out = []
-        for by_work, _ in runs:
-            figures_ = by_work.get(work, {})
-            if "Moya" in figures_ and baseline in figures_:
-                out.append(figures_["Moya"][key] - figures_[baseline][key])
-        return out
+    runs = Runs(arguments.runs, arguments.transfer_bytes)
+    works = runs.works
+    values, ratios, differences = runs.values, runs.ratios, runs.differences
+    # The concurrency curve and the stub workload have tables of their own (peer_tables.py).
+    own_table_works = [w for w in works if peer_tables.is_curve(w) or peer_tables.is_stub_workload(w)]
 
     def data_baseline(work):
         whos = {who for by_work, _ in runs for who in by_work.get(work, {})}
@@ -217,7 +88,7 @@ def main():
                     continue
                 fastest = None
                 for work, by_who in by_work.items():
-                    if not work.startswith(prefix) or concurrency(work) != connections:
+                    if not work.startswith(prefix) or concurrency(work) != connections or work in own_table_works:
                         continue
                     for who, f in by_who.items():
                         if fastest is None or f["throughput"] > fastest[0]:
@@ -237,12 +108,12 @@ def main():
     print()
 
     # Ratios, with their spread over the runs.
-    print("| benchmark | Moya | Moya ÷ AHC+Data (thr) | Moya ÷ AHC+Data (CPU) | Moya ÷ raw (thr)"
-          " | Moya ÷ raw (CPU) | allocs/op Moya / raw / Data | peak RSS MiB Moya / Data, Moya − Data |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for work in works:
-        if not any("Moya" in by_work.get(work, {}) for by_work, _ in runs):
-            continue
+    moya_works = [w for w in works if w not in own_table_works and any("Moya" in r.get(w, {}) for r, _ in runs)]
+    if moya_works:
+        print("| benchmark | Moya | Moya ÷ AHC+Data (thr) | Moya ÷ AHC+Data (CPU) | Moya ÷ raw (thr)"
+              " | Moya ÷ raw (CPU) | allocs/op Moya / raw / Data | peak RSS MiB Moya / Data, Moya − Data |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for work in moya_works:
         unit = "MiB/s" if work.startswith(TRANSFERS) else "/s"
         data = data_baseline(work)
         allocs = " / ".join(number(median(values(work, who, "mallocs"))) for who in ("Moya", "AHC raw", data) if who
@@ -280,6 +151,8 @@ def main():
                 ]) + " |")
         print()
 
+    peer_tables.print_all(runs)
+
     # Every benchmark's own figures, medians over the runs.
     # "cores busy": the client's CPU time over its wall-clock time. Near 1 for a one-at-a-time
     # benchmark, the client was running nearly all the time and waited little for the server.
@@ -306,7 +179,8 @@ def main():
         met = value >= target if higher_is_better else value <= target
         return f"{value:.2f} {'met' if met else '**not met**'}"
 
-    get_works = [w for w in works if w.startswith("GET") and any("Moya" in r.get(w, {}) for r, _ in runs)]
+    get_works = [w for w in works if w.startswith("GET") and w not in own_table_works
+                 and any("Moya" in r.get(w, {}) for r, _ in runs)]
     if get_works:
         t = GET_TARGETS
         print(f"| target (medians) | thr ÷ Data ≥ {t['thr_data']} | CPU ÷ Data ≤ {t['cpu_data']} "

@@ -128,7 +128,10 @@ worker_processes $workers;
 daemon off;
 pid $nginx_dir/nginx.pid;
 error_log $nginx_dir/error.log error;
-events { worker_connections 1024; }
+# The concurrency curve keeps up to 1,024 connections open, and wrk as many while measuring
+# the ceiling: room for both, and for the descriptors they take.
+worker_rlimit_nofile 16384;
+events { worker_connections 4096; }
 http {
     access_log off;
     sendfile on;
@@ -145,7 +148,9 @@ http {
     scgi_temp_path $nginx_dir/temp/scgi;
     default_type application/octet-stream;
     server {
-        listen 127.0.0.1:$1 reuseport;
+        # A backlog for 1,024 connections opened at once: nginx's default, 511, could overflow,
+        # and a dropped SYN delays its connection by a second.
+        listen 127.0.0.1:$1 reuseport backlog=4096;
         root $nginx_dir/www;
         client_max_body_size 0;
         location = /json { default_type application/json; }
@@ -271,6 +276,9 @@ for run in $(seq "$runs"); do
         echo "load before $(load_average)"
         ceiling get /json 1
         ceiling get /json 32
+        # The concurrency curve's higher levels.
+        ceiling get /json 256
+        ceiling get /json 1024
         ceiling post /echo 1 -s "$nginx_dir/post.lua"
         ceiling post /echo 32 -s "$nginx_dir/post.lua"
     } > "$dir/ceiling.txt"

@@ -94,11 +94,15 @@ enum Payloads {
         }
     }
 
+    /// How many records make about `bytes` bytes of JSON.
+    static func recordCount(approximately bytes: Int) -> Int {
+        let one = (try? JSONEncoder().encode(records(count: 1)).count) ?? 100
+        return max(1, bytes / one)
+    }
+
     /// JSON of about `bytes` bytes: an array of records.
     static func json(approximately bytes: Int) -> Data {
-        let encoder = JSONEncoder()
-        let one = (try? encoder.encode(records(count: 1)).count) ?? 100
-        let data = (try? encoder.encode(records(count: max(1, bytes / one)))) ?? Data()
+        let data = (try? JSONEncoder().encode(records(count: recordCount(approximately: bytes)))) ?? Data()
         precondition(!data.isEmpty, "Could not encode the benchmark payload.")
         return data
     }
@@ -107,6 +111,8 @@ enum Payloads {
     static let json1KB = json(approximately: 1024)
     /// What `POST /echo` receives.
     static let json64KB = json(approximately: 64 * 1024)
+    /// The records of `json64KB`, which the generated OpenAPI client encodes itself.
+    static let json64KBRecordCount = recordCount(approximately: 64 * 1024)
     /// What `map(Decodable)` decodes.
     static let json1MB = json(approximately: 1024 * 1024)
 
