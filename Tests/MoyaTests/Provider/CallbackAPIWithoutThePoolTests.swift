@@ -19,11 +19,14 @@ final class CallbackAPIWithoutThePoolTests: XCTestCase {
         // As many waiters as the pool has threads (one per processor); a barrier makes them all
         // hold their thread before any request starts, so no pool thread is left to run a step.
         let width = ProcessInfo.processInfo.activeProcessorCount
-        let interceptor = RetryOnceInterceptor()
+        let adapter = CountingAdapter()
         let provider = MoyaProvider<DynamicTarget>(
             stubClosure: MoyaProvider.immediatelyStub,
             plugins: [AsyncHeaderPlugin()],
-            interceptor: interceptor
+            interceptor: Interceptor(
+                adapters: [adapter],
+                retriers: [ScriptedRetrier(decisions: [.retryWithDelay(0.001)])]
+            )
         )
         let callbacks = DispatchQueue(label: "callbacks", attributes: .concurrent)
         let barrier = Barrier(parties: width)
@@ -48,7 +51,7 @@ final class CallbackAPIWithoutThePoolTests: XCTestCase {
 
         XCTAssertEqual(outcomes, Array(repeating: true, count: width))
         // Each request was adapted twice: the first attempt and its retry.
-        XCTAssertEqual(interceptor.adaptations.withLockedValue { $0 }, 2 * width)
+        XCTAssertEqual(adapter.adaptations.withLockedValue { $0 }, 2 * width)
     }
 }
 
@@ -62,23 +65,14 @@ private struct AsyncHeaderPlugin: AsyncPluginType {
     }
 }
 
-/// Adapts every attempt after a suspension, and retries the first once after a short delay.
-private final class RetryOnceInterceptor: RequestInterceptor {
+/// Counts the attempts it adapts, after a suspension.
+private final class CountingAdapter: RequestAdapter {
     let adaptations = NIOLockedValueBox(0)
 
     func adapt(_ request: URLRequest, for target: TargetType) async throws -> URLRequest {
         await _Concurrency.Task.yield()
         adaptations.withLockedValue { $0 += 1 }
         return request
-    }
-
-    func retry(
-        _ request: URLRequest,
-        for target: TargetType,
-        attempt: Int,
-        dueTo result: Result<Response, MoyaError>
-    ) async -> RetryResult {
-        attempt == 1 ? .retryWithDelay(0.001) : .doNotRetry
     }
 }
 
