@@ -205,9 +205,10 @@ extension Session {
             pinnedHost host: String? = nil,
             proxy: HTTPClient.Configuration.Proxy?
         ) -> HTTPClient.Configuration {
+            // The transport follows redirects itself (`RedirectHops`), to keep each hop's cookies.
             var configuration = HTTPClient.Configuration(
                 tlsConfiguration: tlsConfiguration,
-                redirectConfiguration: redirectConfiguration,
+                redirectConfiguration: .disallow,
                 timeout: .init(connect: connectTimeout, read: nil),
                 connectionPool: connectionPool,
                 proxy: proxy,

@@ -44,19 +44,28 @@ struct CookieTransport: StreamTransport {
     }
 
     /// The exchange with the stored cookies for `url` in a `Cookie` header, unless the request
-    /// sets its own.
+    /// sets its own, and the hook that keeps cookies across the redirects a transport follows
+    /// itself: each hop's `Set-Cookie` is stored, and the next hop carries the cookies its own
+    /// URL matches (a header the request set itself is left as it is).
     private func withCookies(_ exchange: TransportExchange, for url: URL) -> TransportExchange {
-        guard exchange.request.value(forHTTPHeaderField: "Cookie") == nil,
-            let stored = storage.cookies(for: url)
-        else { return exchange }
-        let now = Date()
-        let cookies = stored.filter { Self.matches($0, url, now: now) }
-        guard !cookies.isEmpty else { return exchange }
         var exchange = exchange
-        for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
-            exchange.request.setValue(value, forHTTPHeaderField: name)
+        let ownHeader = exchange.request.value(forHTTPHeaderField: "Cookie") != nil
+        if !ownHeader {
+            Self.addCookies(to: &exchange.request, for: url, from: storage)
         }
+        exchange.redirectCookies = RedirectCookies(storage: storage, sendsStored: !ownHeader)
         return exchange
+    }
+
+    /// Sets the `Cookie` header of `request` to the cookies `storage` keeps for `url`, if any.
+    static func addCookies(to request: inout URLRequest, for url: URL, from storage: HTTPCookieStorage) {
+        guard let stored = storage.cookies(for: url) else { return }
+        let now = Date()
+        let cookies = stored.filter { matches($0, url, now: now) }
+        guard !cookies.isEmpty else { return }
+        for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
     }
 
     /// Whether `cookie` goes with a request to `url` (RFC 6265 5.4): its path matches, it is
@@ -93,10 +102,34 @@ struct CookieTransport: StreamTransport {
         guard let response else { return }
         let fields = response.headerValues(named: "Set-Cookie")
         guard !fields.isEmpty else { return }
-        let url = response.response?.url ?? requestURL
+        store(fields: fields, from: response.response?.url ?? requestURL, in: storage)
+    }
+
+    /// Stores the cookies of `fields`, the `Set-Cookie` values of a response from `url`.
+    static func store(fields: [String], from url: URL, in storage: HTTPCookieStorage) {
         let cookies = fields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
         if !cookies.isEmpty {
             storage.setCookies(cookies, for: url, mainDocumentURL: url)
         }
+    }
+}
+
+/// The session's cookies on the redirect hops of one request, for a transport that follows
+/// redirects itself (`TransportExchange.redirectCookies`).
+struct RedirectCookies: Sendable {
+    let storage: HTTPCookieStorage
+    /// Whether the request sends the stored cookies; `false` when it set its own `Cookie`
+    /// header, which then goes on as it is.
+    let sendsStored: Bool
+
+    /// Stores `fields`, the `Set-Cookie` values of a redirect received from `url`, and gives
+    /// `next`, the request following it, the stored cookies its own URL matches.
+    func hop(setting fields: [String], from url: URL, to next: inout URLRequest) {
+        if !fields.isEmpty {
+            CookieTransport.store(fields: fields, from: url, in: storage)
+        }
+        guard sendsStored, let nextURL = next.url else { return }
+        next.setValue(nil, forHTTPHeaderField: "Cookie")
+        CookieTransport.addCookies(to: &next, for: nextURL, from: storage)
     }
 }

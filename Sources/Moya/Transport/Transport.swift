@@ -74,6 +74,11 @@ public struct TransportExchange: Sendable {
     public var deadline: NIODeadline?
     /// Cancels this attempt; the lifecycle owns it (see `TransportCancellation`).
     public var cancellation: TransportCancellation
+    /// The session's cookies, for a transport that follows redirects itself to keep on each
+    /// hop (`CookieTransport`); `nil` without a cookie storage. A value, not a closure, so that
+    /// the many requests never redirected allocate nothing for it. A transport of your own
+    /// follows redirects as its client does.
+    var redirectCookies: RedirectCookies?
 
     /// An attempt of `request` to `endpoint`.
     public init(

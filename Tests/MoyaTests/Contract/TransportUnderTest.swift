@@ -33,6 +33,16 @@ enum TransportUnderTest: String, CaseIterable, CustomTestStringConvertible, Send
         MoyaProvider<DynamicTarget>(session: session(configuration, interceptor: interceptor), plugins: plugins)
     }
 
+    /// Whether the transport follows a `307` without the request's body: URLSession on Linux
+    /// does (see `URLSessionLinuxRedirects`).
+    var dropsTheBodyOnA307: Bool {
+        #if canImport(FoundationNetworking)
+        self == .urlSession
+        #else
+        false
+        #endif
+    }
+
     /// A new empty directory, for a test's temporary or downloaded files.
     static func makeDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("moya-contract-\(UUID().uuidString)")

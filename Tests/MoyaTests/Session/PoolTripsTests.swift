@@ -30,7 +30,8 @@ struct PoolTripsTests {
                 deadline: nil,
                 cancellation: TransportCancellation()
             ),
-            configuration: configuration
+            configuration: configuration,
+            redirects: RedirectRule(configuration.redirectConfiguration)
         )
     }
 

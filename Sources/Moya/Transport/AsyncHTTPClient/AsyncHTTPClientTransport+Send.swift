@@ -6,7 +6,7 @@ import NIOFoundationCompat
 extension AsyncHTTPClientTransport: StreamTransport {
     /// Sends the exchange on its first trip to the connection pool.
     public func send(_ exchange: TransportExchange, events: TransportEvents) {
-        start(PoolTrips(exchange: exchange, configuration: configuration), report: events)
+        start(PoolTrips(exchange: exchange, configuration: configuration, redirects: redirectRule), report: events)
     }
 
     /// The trip's request, ready for AsyncHTTPClient; the cancel's error when the attempt was
@@ -43,6 +43,7 @@ extension AsyncHTTPClientTransport: StreamTransport {
             sink: prepared.destination == nil
                 ? .memory
                 : .temporaryFile(in: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory),
+            redirectBase: route.redirectBase(for: trips.exchange.request, hops: trips.hops),
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: trips.idleTimeout,
             deadline: deadlines.watch,
@@ -63,6 +64,7 @@ extension AsyncHTTPClientTransport: StreamTransport {
 
         let trip = Trip(
             trips: trips,
+            route: route,
             report: report,
             destination: prepared.destination,
             delegate: delegate,
@@ -78,6 +80,7 @@ extension AsyncHTTPClientTransport: StreamTransport {
     /// request again. One value, so that the completion closure captures two references.
     private struct Trip: Sendable {
         let trips: PoolTrips
+        let route: Route
         let report: TransportEvents
         let destination: UserValue<DownloadDestination>?
         let delegate: TransferDelegate
@@ -90,9 +93,19 @@ extension AsyncHTTPClientTransport: StreamTransport {
     private func finish(_ trip: Trip, with result: Result<TransferDelegate.Outcome, Error>) {
         // Before reporting, so that an upload started from the completion finds itself alone.
         trip.loop.end()
-        let request = trip.trips.exchange.request
+        let request = trip.trips.firstRequest
         switch result {
         case .success(let outcome):
+            switch afterHead(outcome.head, from: outcome.url, of: trip.trips, on: trip.route) {
+            case .deliver:
+                break
+            case .follow(let next):
+                start(next, report: trip.report)
+                return
+            case .fail(let error):
+                trip.report.completion(.failure(error))
+                return
+            }
             guard let destination = trip.destination, let download = outcome.download else {
                 trip.report.completion(.success(Self.response(for: outcome, request: request, fileURL: nil)))
                 return

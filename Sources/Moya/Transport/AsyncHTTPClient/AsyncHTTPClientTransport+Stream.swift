@@ -5,7 +5,10 @@ import NIOCore
 extension AsyncHTTPClientTransport {
     /// Opens the exchange on its first trip to the connection pool.
     func open(_ exchange: TransportExchange, events: StreamEvents) {
-        startStream(PoolTrips(exchange: exchange, configuration: configuration), events: events)
+        startStream(
+            PoolTrips(exchange: exchange, configuration: configuration, redirects: redirectRule),
+            events: events
+        )
     }
 
     /// Sends one trip of a streamed exchange, with the session's settings as for every request
@@ -24,8 +27,9 @@ extension AsyncHTTPClientTransport {
         }
         let route = route(for: prepared.request.url)
         let delegate = StreamDelegate(
-            request: trips.exchange.request,
+            request: trips.firstRequest,
             idleTimeout: trips.idleTimeout,
+            redirectBase: route.redirectBase(for: trips.exchange.request, hops: trips.hops),
             cancellation: cancellation,
             onHead: events.head,
             onEnd: events.ended
@@ -48,7 +52,20 @@ extension AsyncHTTPClientTransport {
             loop.end()
             switch result {
             case .success:
-                delegate.ended(nil)
+                guard let redirect = delegate.redirect else {
+                    delegate.ended(nil)
+                    return
+                }
+                delegate.endedWithRedirect()
+                switch afterHead(redirect.head, from: redirect.url, of: trips, on: route) {
+                case .deliver:
+                    // Not reached: the delegate kept the head because it is one to follow.
+                    delegate.ended(nil)
+                case .follow(let next):
+                    startStream(next, events: events)
+                case .fail(let error):
+                    events.head(.failure(error))
+                }
             case .failure(let error):
                 switch afterFailure(error, of: trips, mayQueueAgain: !delegate.hasHead) {
                 case .queueAgain:

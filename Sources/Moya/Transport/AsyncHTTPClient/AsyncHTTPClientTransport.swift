@@ -35,6 +35,10 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     /// Set by `shutdown()`, so that requests it cancels say why (see `transferError`).
     private let shutDownRequested = NIOLockedValueBox(false)
 
+    /// The session's redirect settings, which the transport applies itself on the clients it
+    /// built (`RedirectHops`), read once.
+    let redirectRule: RedirectRule
+
     /// A transport with its own `HTTPClient`, built from `configuration`.
     public init(configuration: Session.Configuration = Session.Configuration()) {
         self.configuration = configuration
@@ -43,7 +47,8 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
             configuration: configuration.makeClientConfiguration(proxy: configuration.proxy)
         )
         self.ownsClient = true
-        self.defaultRoute = Route(client: httpClient)
+        self.redirectRule = RedirectRule(configuration.redirectConfiguration)
+        self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: false)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = Self.makeProxiedRoutes(configuration)
     }
@@ -57,7 +62,8 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.configuration = configuration
         self.httpClient = httpClient
         self.ownsClient = false
-        self.defaultRoute = Route(client: httpClient)
+        self.redirectRule = RedirectRule(configuration.redirectConfiguration)
+        self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: true)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = [:]
     }
@@ -72,7 +78,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
                     proxy: configuration.proxy ?? configuration.proxyEnvironment?.proxy(for: Self.httpsURL(host))
                 )
             )
-            routes[host] = Route(client: client)
+            routes[host] = Route(client: client, clientFollowsRedirects: false)
         }
         return routes
     }
@@ -89,7 +95,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
                 eventLoopGroupProvider: .singleton,
                 configuration: configuration.makeClientConfiguration(proxy: proxy)
             )
-            routes[proxy] = Route(client: client)
+            routes[proxy] = Route(client: client, clientFollowsRedirects: false)
         }
         return routes
     }
@@ -98,14 +104,25 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         URL(string: "https://\(host)/") ?? URL(fileURLWithPath: "/")
     }
 
-    /// A client, and how the uploads sent through it choose their event loop.
+    /// A client, how the uploads sent through it choose their event loop, and who follows its
+    /// redirects.
     struct Route: Sendable {
         let client: HTTPClient
         let uploadLoops: UploadLoopPreference
+        /// Whether the client follows redirects itself, as one you give the transport does with
+        /// its own settings; the clients the transport builds leave them to it.
+        let clientFollowsRedirects: Bool
 
-        init(client: HTTPClient) {
+        init(client: HTTPClient, clientFollowsRedirects: Bool) {
             self.client = client
             self.uploadLoops = UploadLoopPreference(group: client.eventLoopGroup)
+            self.clientFollowsRedirects = clientFollowsRedirects
+        }
+
+        /// The URL redirects of a response to `request` are resolved from, when the transport
+        /// follows this route's redirects itself; `nil` when the client does.
+        func redirectBase(for request: URLRequest, hops: RedirectHops?) -> URL? {
+            clientFollowsRedirects || hops == nil ? nil : request.url
         }
     }
 

@@ -29,6 +29,16 @@ struct ConnectionWait: Sendable {
         (error as? HTTPClientError) == .getConnectionFromPoolTimeout
     }
 
+    private init(since: NIODeadline, budget: TimeAmount) {
+        self.since = since
+        self.budget = budget
+    }
+
+    /// The same budget, from `now`: the wait of the request a redirect led to.
+    func restarted(now: NIODeadline = .now()) -> ConnectionWait {
+        ConnectionWait(since: now, budget: budget)
+    }
+
     /// Whether the request may go back into the queue.
     func mayWaitAgain(now: NIODeadline = .now()) -> Bool {
         now - since < budget

@@ -18,16 +18,35 @@ struct PoolTrips: Sendable {
     let wait: ConnectionWait
     /// The whole-request deadline and the logger, shared by every trip.
     let scope: TransferScope
+    /// The redirects followed so far; `nil` when the session follows none.
+    let hops: RedirectHops?
+    /// The request the answer reports as its own: the first, whatever redirects followed, as
+    /// AsyncHTTPClient reported it when it followed them.
+    let firstRequest: URLRequest
 
-    /// The trips of `exchange`, starting now, with `configuration`'s timeouts and logger.
+    /// The trips of `exchange`, starting now, with `configuration`'s timeouts and logger, and
+    /// the redirects `rule` follows.
     ///
     /// `configuration` is borrowed: an initializer takes its arguments owned by default, which
     /// copied the session's whole configuration, a retain of each of its fields, per request.
-    init(exchange: TransportExchange, configuration: borrowing Session.Configuration) {
+    init(exchange: TransportExchange, configuration: borrowing Session.Configuration, redirects rule: RedirectRule) {
         self.exchange = exchange
         self.idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
         self.wait = ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
         self.scope = TransferScope(configuration: configuration, deadline: exchange.deadline)
+        self.hops = RedirectHops(rule: rule, firstURL: exchange.request.url)
+        self.firstRequest = exchange.request
+    }
+
+    /// The trips of the request a redirect led to: a new wait for a connection, starting now,
+    /// and the rest kept (the idle timeout, the whole-request deadline, the first request).
+    init(redirectedTo exchange: TransportExchange, after previous: PoolTrips, hops: RedirectHops) {
+        self.exchange = exchange
+        self.idleTimeout = previous.idleTimeout
+        self.wait = previous.wait.restarted()
+        self.scope = previous.scope
+        self.hops = hops
+        self.firstRequest = previous.firstRequest
     }
 
     /// URLSession's rule: a request's `timeoutInterval` is how long it may wait for data.

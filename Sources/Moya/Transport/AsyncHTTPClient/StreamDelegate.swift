@@ -19,6 +19,9 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         var head: Moya.Response?
         var channel: ChunkChannel?
         var headSettled = false
+        /// The head of a redirect the transport follows, whose body is dropped: the reader
+        /// gets the head the redirects lead to.
+        var redirect: HTTPResponseHead?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -30,13 +33,18 @@ final class StreamDelegate: HTTPClientResponseDelegate {
     private let cancellation: TransportCancellation
     private let onHead: @Sendable (Result<OpenedStream, MoyaError>) -> Void
     private let onEnd: @Sendable (ChunkChannel.Termination) -> Void
+    /// The URL a redirect would be resolved from, when the transport follows redirects.
+    private let redirectBase: URL?
 
     /// - Parameters:
+    ///   - redirectBase: The request's URL when the transport follows its redirects
+    ///     (`Route.redirectBase`).
     ///   - onHead: Called once: with the head and its body, or the failure that came first.
     ///   - onEnd: Called once the body's reader is done (see `ChunkChannel`).
     init(
         request: URLRequest,
         idleTimeout: TimeAmount,
+        redirectBase: URL?,
         cancellation: TransportCancellation,
         onHead: @escaping @Sendable (Result<OpenedStream, MoyaError>) -> Void,
         onEnd: @escaping @Sendable (ChunkChannel.Termination) -> Void
@@ -46,6 +54,15 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         self.cancellation = cancellation
         self.onHead = onHead
         self.onEnd = onEnd
+        self.redirectBase = redirectBase
+    }
+
+    /// The head of the redirect this transfer received instead of an answer, and where from:
+    /// read once the transfer completed, to follow it.
+    var redirect: (head: HTTPResponseHead, url: URL)? {
+        state.withLockedValue { state in
+            state.redirect.map { ($0, state.url ?? request.url ?? URL(fileURLWithPath: "/")) }
+        }
     }
 
     /// Whether the head arrived: a transfer that failed after it is not sent again.
@@ -77,6 +94,12 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         channel?.finish(failure.map { .failed($0) } ?? .finished)
     }
 
+    /// The transfer of a redirect is over: the watch stops, and the reader hears from the
+    /// trip the redirect leads to.
+    func endedWithRedirect() {
+        idleWatch.stop()
+    }
+
     // MARK: HTTPClientResponseDelegate
 
     func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
@@ -93,6 +116,10 @@ final class StreamDelegate: HTTPClientResponseDelegate {
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         idleWatch.bytesMoved(task: task)
+        if RedirectHops.isFollowed(head, from: redirectBase) {
+            state.withLockedValue { $0.redirect = head }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         let url = state.withLockedValue { $0.url } ?? request.url ?? URL(fileURLWithPath: "/")
         let response = Moya.Response(head: head, url: url, data: Data(), request: request, fileURL: nil)
         let onEnd = self.onEnd

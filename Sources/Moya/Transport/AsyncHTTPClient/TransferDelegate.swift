@@ -34,12 +34,16 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
         var head: HTTPResponseHead?
         var progress: ProgressReporter.StateMachine
         var body = ByteBuffer()
+        /// Whether the response is a redirect the transport follows: its body is of no use.
+        var isRedirect = false
     }
 
     private let idleWatch: IdleTimeoutWatch
     /// Where a download's body goes; `nil` for a body kept in memory.
     private let sink: DownloadSink?
     private let progress: ProgressReporter
+    /// The URL a redirect would be resolved from, when the transport follows redirects.
+    private let redirectBase: URL?
     private var state: State
 
     /// - Parameters:
@@ -47,8 +51,12 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     ///     progress; `nil` for the others, which report download progress.
     ///   - deadline: the whole-request deadline for the idle watch to enforce; `nil` when
     ///     AsyncHTTPClient enforces it, or when there is none.
+    ///   - redirectBase: the request's URL when the transport follows its redirects
+    ///     (`Route.redirectBase`): the body of a redirect it follows is then dropped as it
+    ///     arrives, neither kept nor written to a download's file.
     init(
         sink: DownloadSink.Destination,
+        redirectBase: URL?,
         uploadLength: Int64?,
         idleTimeout: TimeAmount,
         deadline: NIODeadline?,
@@ -62,6 +70,7 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
             self.sink = DownloadSink(destination: sink)
         }
         self.progress = ProgressReporter(wantsProgress: wantsProgress, onProgress: onProgress)
+        self.redirectBase = redirectBase
         self.state = State(url: nil, head: nil, progress: ProgressReporter.StateMachine(uploadLength: uploadLength))
     }
 
@@ -90,14 +99,19 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         idleWatch.bytesMoved(task: task)
-        let contentLength = ProgressReporter.contentLength(of: head)
         state.head = head
+        if RedirectHops.isFollowed(head, from: redirectBase) {
+            state.isRedirect = true
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        let contentLength = ProgressReporter.contentLength(of: head)
         state.progress.receivedHead(contentLength: contentLength)
         return sink?.receivedHead(head, on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         idleWatch.bytesMoved(task: task)
+        guard !state.isRedirect else { return task.eventLoop.makeSucceededVoidFuture() }
         let count = buffer.readableBytes
         if sink == nil {
             state.body.appendPart(buffer)

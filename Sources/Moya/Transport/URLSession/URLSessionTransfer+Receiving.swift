@@ -43,10 +43,13 @@ extension URLSessionTransfer {
     func redirect(from response: HTTPURLResponse, to request: URLRequest) -> URLRequest? {
         let previous = received.visited.last
         switch settings.redirects.decide(from: previous, to: request, visited: received.visited) {
-        case .follow(let next):
+        case .follow(var next):
             if let url = next.url {
                 received.visited.append(url)
             }
+            #if canImport(FoundationNetworking)
+            URLSessionLinuxRedirects.complete(&next, after: response, of: exchange.request, settings: settings)
+            #endif
             return next
         case .deliverRedirect:
             return nil

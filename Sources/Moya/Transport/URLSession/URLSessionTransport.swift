@@ -25,7 +25,9 @@ public final class URLSessionTransport: StreamTransport {
         var defaultHeaders: [String: String]
         var readTimeout: TimeAmount
         var requestTimeout: TimeAmount?
-        var redirects: URLSessionRedirects
+        var redirects: RedirectRule
+        /// The session's cookie storage, which URLSession keeps cookies in.
+        var cookieStorage: HTTPCookieStorage?
         var temporaryDirectory: URL
         /// Whether the session asks for TLS settings URLSession cannot apply here.
         var tlsUnsupported: @Sendable (_ host: String) -> Bool
@@ -52,7 +54,8 @@ public final class URLSessionTransport: StreamTransport {
             defaultHeaders: configuration.defaultHeaders,
             readTimeout: configuration.readTimeout,
             requestTimeout: configuration.requestTimeout,
-            redirects: URLSessionRedirects(configuration.redirectConfiguration),
+            redirects: RedirectRule(configuration.redirectConfiguration),
+            cookieStorage: configuration.cookieStorage,
             temporaryDirectory: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory,
             tlsUnsupported: { host in customTLS || pinnedHosts.contains(host.lowercased()) },
             delegateQueue: queue

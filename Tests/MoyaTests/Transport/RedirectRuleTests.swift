@@ -4,9 +4,9 @@ import Testing
 
 @testable import Moya
 
-/// The session's redirect settings as the URLSession transport applies them, alone.
-@Suite("URLSession transport: redirects")
-struct URLSessionRedirectsTests {
+/// The session's redirect settings as both transports apply them, alone.
+@Suite("Redirect rule")
+struct RedirectRuleTests {
     private let start = URL(string: "http://127.0.0.1:8080/start")!
 
     private func request(_ url: String, authorization: String? = "Bearer secret") -> URLRequest {
@@ -17,20 +17,20 @@ struct URLSessionRedirectsTests {
     }
 
     @Test func theSettingsAreReadFromAsyncHTTPClientsConfiguration() {
-        let follow = URLSessionRedirects(.follow(max: 3, allowCycles: true))
+        let follow = RedirectRule(.follow(max: 3, allowCycles: true))
         #expect(follow.limit == 3 && follow.allowsCycles)
-        let disallow = URLSessionRedirects(.disallow)
+        let disallow = RedirectRule(.disallow)
         #expect(disallow.limit == nil)
     }
 
     @Test func aRedirectToTheSameOriginKeepsItsCredentials() {
-        let redirects = URLSessionRedirects(limit: 5, allowsCycles: false)
+        let redirects = RedirectRule(limit: 5, allowsCycles: false)
         let next = request("http://127.0.0.1:8080/next")
         #expect(redirects.decide(from: start, to: next, visited: [start]) == .follow(next))
     }
 
     @Test func aRedirectToAnotherOriginDropsAuthorizationAndCookie() {
-        let redirects = URLSessionRedirects(limit: 5, allowsCycles: false)
+        let redirects = RedirectRule(limit: 5, allowsCycles: false)
         for other in ["http://localhost:8080/next", "http://127.0.0.1:8081/next", "https://127.0.0.1:8080/next"] {
             let decision = redirects.decide(from: start, to: request(other), visited: [start])
             guard case .follow(let followed) = decision else {
@@ -43,7 +43,7 @@ struct URLSessionRedirectsTests {
     }
 
     @Test func theLimitIsTheNumberOfRedirectsFollowed() {
-        let redirects = URLSessionRedirects(limit: 2, allowsCycles: true)
+        let redirects = RedirectRule(limit: 2, allowsCycles: true)
         let next = request("http://127.0.0.1:8080/next")
         #expect(redirects.decide(from: start, to: next, visited: [start, start]) == .follow(next))
         #expect(redirects.decide(from: start, to: next, visited: [start, start, start]) == .refuse)
@@ -52,17 +52,17 @@ struct URLSessionRedirectsTests {
     @Test func aCycleIsRefusedUnlessCyclesAreAllowed() {
         let back = request(start.absoluteString)
         #expect(
-            URLSessionRedirects(limit: 5, allowsCycles: false).decide(from: start, to: back, visited: [start])
+            RedirectRule(limit: 5, allowsCycles: false).decide(from: start, to: back, visited: [start])
                 == .refuse
         )
         #expect(
-            URLSessionRedirects(limit: 5, allowsCycles: true).decide(from: start, to: back, visited: [start])
+            RedirectRule(limit: 5, allowsCycles: true).decide(from: start, to: back, visited: [start])
                 == .follow(back)
         )
     }
 
     @Test func disallowedRedirectsDeliverTheRedirectItself() {
-        let redirects = URLSessionRedirects(limit: nil, allowsCycles: false)
+        let redirects = RedirectRule(limit: nil, allowsCycles: false)
         #expect(
             redirects.decide(from: start, to: request("http://127.0.0.1:8080/x"), visited: [start]) == .deliverRedirect
         )

@@ -1,23 +1,32 @@
 import AsyncHTTPClient
 import Foundation
 
-/// The session's redirect settings, applied to URLSession's redirects as AsyncHTTPClient
-/// applies them: the same limit, the same cycle rule, and credentials that never follow a
-/// request to another origin.
+/// The session's redirect settings (`Session.Configuration.redirectConfiguration`), applied the
+/// same by both transports: the same limit, the same cycle rule, and credentials that never
+/// follow a request to another origin.
 ///
 /// URLSession on Linux follows up to 20 redirects and forwards every header, `Authorization`
-/// included, to whatever host a redirect names; its delegate is where both are corrected.
-struct URLSessionRedirects: Sendable {
+/// included, to whatever host a redirect names; its delegate is where both are corrected. The
+/// AsyncHTTPClient transport follows redirects itself (`RedirectHops`), so that each hop's
+/// cookies are kept as URLSession keeps them.
+struct RedirectRule: Sendable {
     /// `nil` when redirects are not followed.
     let limit: Int?
     let allowsCycles: Bool
+    /// Whether a `POST` answered with `301` is sent again as a `POST` with its body, rather
+    /// than as a `GET` without one (what browsers and URLSession do, and the default).
+    let retainsPostOn301: Bool
+    /// The same for `302`.
+    let retainsPostOn302: Bool
 
     /// The headers that never go to another origin (AsyncHTTPClient drops the same ones).
     static let originBoundHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Origin"]
 
-    init(limit: Int?, allowsCycles: Bool) {
+    init(limit: Int?, allowsCycles: Bool, retainsPostOn301: Bool = false, retainsPostOn302: Bool = false) {
         self.limit = limit
         self.allowsCycles = allowsCycles
+        self.retainsPostOn301 = retainsPostOn301
+        self.retainsPostOn302 = retainsPostOn302
     }
 
     /// The settings of an AsyncHTTPClient redirect configuration.
@@ -36,7 +45,12 @@ struct URLSessionRedirects: Sendable {
             as? HTTPClient.Configuration.RedirectConfiguration
             .FollowConfiguration
         if let follow {
-            self.init(limit: follow.max, allowsCycles: follow.allowCycles)
+            self.init(
+                limit: follow.max,
+                allowsCycles: follow.allowCycles,
+                retainsPostOn301: follow.retainHTTPMethodAndBodyOn301,
+                retainsPostOn302: follow.retainHTTPMethodAndBodyOn302
+            )
         } else if String(describing: mode) == "disallow" {
             self.init(limit: nil, allowsCycles: false)
         } else {
