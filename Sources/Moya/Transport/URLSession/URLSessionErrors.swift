@@ -52,6 +52,14 @@ enum URLSessionUnsupportedSetting {
         reason: reason
     )
 
+    /// A proxy the configuration names itself (`Session.Configuration.proxy`): URLSession takes
+    /// its proxies from the system's settings (on Linux, from the environment, as curl does).
+    static let proxy = MoyaClientError.unsupportedSetting(
+        "an explicit proxy (Session.Configuration.proxy)",
+        reason: "URLSession takes its proxies from the system's settings, on Linux from the environment's "
+            + "variables; use the AsyncHTTPClient transport to name one"
+    )
+
     #if canImport(FoundationNetworking)
     private static let reason =
         "URLSession verifies certificates against the system's trust roots only, and on this platform "

@@ -13,8 +13,8 @@ import FoundationNetworking
 /// URLSession keeps cookies itself (the configuration's `httpCookieStorage` is the session's
 /// `cookieStorage`) and follows the system's proxy settings (on Linux, the environment's, as
 /// curl does). What it cannot do on a platform is refused before sending, never silently
-/// skipped: custom trust roots (`tlsConfiguration`) and pinned hosts (`serverTrustPolicies`)
-/// need the AsyncHTTPClient transport.
+/// skipped: custom trust roots (`tlsConfiguration`), pinned hosts (`serverTrustPolicies`) and a
+/// proxy the session names itself (`proxy`) need the AsyncHTTPClient transport.
 ///
 /// ```swift
 /// let session = Session(transport: URLSessionTransport(configuration: configuration), configuration: configuration)
@@ -31,6 +31,8 @@ public final class URLSessionTransport: StreamTransport {
         var temporaryDirectory: URL
         /// Whether the session asks for TLS settings URLSession cannot apply here.
         var tlsUnsupported: @Sendable (_ host: String) -> Bool
+        /// Whether the session names a proxy itself, which URLSession cannot take.
+        var namesAProxy: Bool
         /// The serial queue URLSession calls its delegate on.
         var delegateQueue: OperationQueue
     }
@@ -58,6 +60,7 @@ public final class URLSessionTransport: StreamTransport {
             cookieStorage: configuration.cookieStorage,
             temporaryDirectory: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory,
             tlsUnsupported: { host in customTLS || pinnedHosts.contains(host.lowercased()) },
+            namesAProxy: configuration.proxy != nil,
             delegateQueue: queue
         )
         router = URLSessionTaskRouter()
@@ -190,6 +193,9 @@ public final class URLSessionTransport: StreamTransport {
     private func prepare(_ exchange: TransportExchange) throws -> URLSessionPreparedRequest {
         if let host = exchange.request.url?.host, settings.tlsUnsupported(host) {
             throw MoyaError.underlying(URLSessionUnsupportedSetting.tls, nil)
+        }
+        if settings.namesAProxy {
+            throw MoyaError.underlying(URLSessionUnsupportedSetting.proxy, nil)
         }
         if let deadline = exchange.deadline, deadline <= .now() {
             let seconds = settings.requestTimeout.map { Double($0.nanoseconds) / 1e9 } ?? 0
