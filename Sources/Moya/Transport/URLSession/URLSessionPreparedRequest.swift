@@ -86,36 +86,11 @@ struct URLSessionPreparedRequest {
         let file = try TemporaryFile.create(in: directory, prefix: "moya-upload")
         do {
             defer { try? file.handle.close() }
-            for segment in body.segments {
-                try write(segment, to: file.handle)
-            }
+            try body.readAll { try file.handle.write(contentsOf: $0) }
             return file.url
         } catch {
             try? FileManager.default.removeItem(at: file.url)
             throw error
-        }
-    }
-
-    private static func write(_ segment: RequestBody.Segment, to handle: FileHandle) throws {
-        let reader: SequentialReader
-        var remaining: UInt64
-        switch segment {
-        case .bytes(let data):
-            try handle.write(contentsOf: data)
-            return
-        case let .file(url, length):
-            reader = SequentialReader(source: .file(try UploadableFile.openForReading(url)))
-            remaining = length
-        case let .stream(streamReader, length):
-            reader = streamReader
-            remaining = length
-        }
-        defer { reader.close() }
-        while remaining > 0 {
-            let chunk = try reader.read(upTo: Int(min(UInt64(RequestBody.chunkSize), remaining)))
-            guard !chunk.isEmpty else { throw MoyaClientError.uploadShorterThanAnnounced(missing: remaining) }
-            try handle.write(contentsOf: chunk)
-            remaining -= UInt64(chunk.count)
         }
     }
 }
