@@ -21,7 +21,7 @@ extension MoyaProvider {
             await withCheckedContinuation { continuation in
                 // Through the overridable method, so that a subclass's override runs, as it does
                 // for callbacks and Combine, asking for the result at the continuation.
-                let token = ResultDelivery.$requestedBySurface.withValue(.continuation) {
+                let token = ResultDelivery.$requestedBySurface.withValue(.inPlace) {
                     request(target, callbackQueue: nil, progress: nil) { result in
                         continuation.resume(returning: result)
                     }

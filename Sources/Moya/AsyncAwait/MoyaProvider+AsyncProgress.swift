@@ -16,7 +16,7 @@ extension MoyaProvider {
         )
         let lastProgress = ProgressMemo()
         // Through the overridable method, as `request(_:)` does.
-        let token = ResultDelivery.$requestedBySurface.withValue(.continuation) {
+        let token = ResultDelivery.$requestedBySurface.withValue(.inPlace) {
             request(
                 target,
                 callbackQueue: nil,

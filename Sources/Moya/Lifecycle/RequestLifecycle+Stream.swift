@@ -15,7 +15,7 @@ extension RequestLifecycle {
                 // The machine delivers to a subscriber once: one of these two runs.
                 let subscriber = withMachine { machine in
                     machine.addSubscriber(
-                        delivery: .continuation,
+                        delivery: .inPlace,
                         progress: nil,
                         completion: { result in
                             continuation.resume(returning: .failure(Self.failure(of: result)))

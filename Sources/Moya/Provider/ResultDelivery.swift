@@ -8,14 +8,12 @@ enum ResultDelivery: Sendable {
     /// On the main queue, asynchronously, watched by `MainQueueWatchdog`: a program that never
     /// runs the main queue gets a warning instead of silence.
     case main
-    /// To a continuation or a stream, on whichever thread produced the result: the async
-    /// surfaces, whose continuation does its own scheduling, so a hop here would only cost a
-    /// context switch.
-    case continuation
-    /// Synchronously, on the thread that produced the result: an immediate stub with no queue
-    /// named, which Moya 15 answers inside `request` (users' unit tests read the result on the
+    /// Synchronously, on the thread that produced the result, for two reasons: the async
+    /// surfaces hand it to a continuation or a stream, which does its own scheduling, so a hop
+    /// here would only cost a context switch; and an immediate stub with no queue named is
+    /// answered inside `request`, as Moya 15 does (users' unit tests read the result on the
     /// next line).
-    case inline
+    case inPlace
     /// No queue was named, on the call or the provider: Moya's default. An immediate stub then
     /// answers inline; everything else goes to the main queue.
     case unnamed
@@ -56,13 +54,13 @@ enum ResultDelivery: Sendable {
     /// What `unnamed` means for a request with this stub behaviour; other deliveries are kept.
     func resolved(for stubBehavior: StubBehavior) -> ResultDelivery {
         guard case .unnamed = self else { return self }
-        return stubBehavior == .immediate ? .inline : .main
+        return stubBehavior == .immediate ? .inPlace : .main
     }
 
     /// Whether `execute` runs its work on the calling thread, with no closure to keep.
     var runsInPlace: Bool {
         switch self {
-        case .continuation, .inline:
+        case .inPlace:
             return true
         case .queue, .main, .unnamed:
             return false
@@ -73,7 +71,7 @@ enum ResultDelivery: Sendable {
         switch self {
         case .queue(let queue):
             queue.async(execute: work)
-        case .continuation, .inline:
+        case .inPlace:
             work()
         case .main, .unnamed:
             MainQueueWatchdog.main.execute(work)
@@ -84,7 +82,7 @@ enum ResultDelivery: Sendable {
         switch (self, other) {
         case let (.queue(lhs), .queue(rhs)):
             return lhs === rhs
-        case (.continuation, .continuation), (.inline, .inline), (.main, .main), (.unnamed, .unnamed):
+        case (.inPlace, .inPlace), (.main, .main), (.unnamed, .unnamed):
             return true
         default:
             return false

@@ -15,7 +15,7 @@ struct RequestLifecycleStateMachineAttemptTests {
         _ machine: inout Machine,
         deadline: NIODeadline? = nil
     ) -> (id: Int, step: Int)? {
-        guard let id = machine.addSubscriber(delivery: .inline, progress: nil, completion: { _ in }),
+        guard let id = machine.addSubscriber(delivery: .inPlace, progress: nil, completion: { _ in }),
             case .prepare(_, let prepareStep) = machine.built(.success(Fixtures.built)),
             case .announce(_, let announceStep) = machine.prepared(.success(Fixtures.built), step: prepareStep),
             case .adapt(_, _, 1, let step) = machine.announced(

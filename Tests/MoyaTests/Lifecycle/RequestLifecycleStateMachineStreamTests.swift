@@ -19,7 +19,7 @@ struct RequestLifecycleStateMachineStreamTests {
 
     /// Drives a machine with one subscriber to its first `.send` (or `.adapt`, with an interceptor).
     private func announce(_ machine: inout Machine, interceptor: RequestInterceptor? = nil) -> Machine.Action? {
-        guard machine.addSubscriber(delivery: .inline, progress: nil, completion: { _ in }) != nil,
+        guard machine.addSubscriber(delivery: .inPlace, progress: nil, completion: { _ in }) != nil,
             case .prepare(_, let step) = machine.built(.success(Fixtures.built)),
             case .announce(_, let announceStep) = machine.prepared(.success(Fixtures.built), step: step)
         else { return nil }
@@ -45,7 +45,7 @@ struct RequestLifecycleStateMachineStreamTests {
         #expect(head === Self.head)
         #expect(subscribers.count == 1)
         #expect(machine.isFinished)
-        let added = machine.addSubscriber(delivery: .inline, progress: nil, completion: { _ in })
+        let added = machine.addSubscriber(delivery: .inPlace, progress: nil, completion: { _ in })
         #expect(added == nil)
 
         guard case .report(.success(let reported)) = machine.streamEnded(.producerEnded(.finished), step: sendStep)

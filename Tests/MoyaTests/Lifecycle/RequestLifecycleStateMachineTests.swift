@@ -15,7 +15,7 @@ struct RequestLifecycleStateMachineTests {
     static let ok = Result<Response, MoyaError>.success(Response(statusCode: 200, data: Data()))
 
     private func add(_ machine: inout Machine) -> Int? {
-        machine.addSubscriber(delivery: .inline, progress: nil, completion: { _ in })
+        machine.addSubscriber(delivery: .inPlace, progress: nil, completion: { _ in })
     }
 
     /// Drives a machine with one subscriber up to its first `.send` or `.adapt`; returns that
@@ -197,7 +197,7 @@ struct RequestLifecycleStateMachineTests {
 
     @Test func progressIsDroppedAfterFinish() throws {
         var machine = Machine()
-        _ = machine.addSubscriber(delivery: .inline, progress: { _ in }, completion: { _ in })
+        _ = machine.addSubscriber(delivery: .inPlace, progress: { _ in }, completion: { _ in })
         let before = machine.progress(Progress(totalUnitCount: 1))
         #expect(before.count == 1)
         _ = machine.finish(Self.ok)

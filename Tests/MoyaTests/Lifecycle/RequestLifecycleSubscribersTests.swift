@@ -11,7 +11,7 @@ struct RequestLifecycleSubscribersTests {
     private func subscribers(_ ids: [Int]) -> Subscribers {
         var subscribers = Subscribers()
         for id in ids {
-            subscribers.append(.init(id: id, delivery: .inline, progress: nil, completion: { _ in }))
+            subscribers.append(.init(id: id, delivery: .inPlace, progress: nil, completion: { _ in }))
         }
         return subscribers
     }
@@ -44,7 +44,7 @@ struct RequestLifecycleSubscribersTests {
         #expect(one.isEmpty)
         #expect(one.first == nil)
         #expect(one.map(\.id).isEmpty)
-        one.append(.init(id: 8, delivery: .inline, progress: nil, completion: { _ in }))
+        one.append(.init(id: 8, delivery: .inPlace, progress: nil, completion: { _ in }))
         #expect(one.map(\.id) == [8])
     }
 }

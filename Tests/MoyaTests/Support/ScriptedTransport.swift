@@ -116,7 +116,7 @@ final class Deliveries: Sendable {
 
     /// Subscribes to `lifecycle`'s result, delivered inline.
     func subscribe(to lifecycle: RequestLifecycle) -> Int? {
-        lifecycle.addSubscriber(delivery: .inline, progress: nil, completion: completion)
+        lifecycle.addSubscriber(delivery: .inPlace, progress: nil, completion: completion)
     }
 
     /// Waits for the next delivery.
