@@ -3,9 +3,10 @@ import Foundation
 import NIOHTTP1
 
 extension AsyncHTTPClientTransport {
-    /// What follows the head of a trip's response.
-    enum AfterHead {
-        /// The response is the exchange's answer.
+    /// What follows a redirect a trip received.
+    enum AfterRedirect {
+        /// Not reached: a delegate keeps a head as a redirect only when `RedirectHops` would
+        /// follow it (`Route.redirectBase`). The response is delivered as it is.
         case deliver
         /// A redirect: the exchange goes on with these trips, to the URL it named.
         case follow(PoolTrips)
@@ -13,12 +14,12 @@ extension AsyncHTTPClientTransport {
         case fail(MoyaError)
     }
 
-    /// What follows `head`, the response to `trips`' request (received from `url`), on a route
-    /// whose redirects the transport follows: the answer, or the trips of the request the
-    /// redirect leads to, with the session's cookies kept on the hop (`RedirectCookies`), or the
-    /// failure URLSession reports for too many redirects.
-    func afterHead(_ head: HTTPResponseHead, from url: URL, of trips: PoolTrips, on route: Route) -> AfterHead {
-        guard !route.clientFollowsRedirects, var hops = trips.hops else { return .deliver }
+    /// What follows `head`, a redirect the transport follows (its delegate said so), received
+    /// from `url` in answer to `trips`' request: the trips of the request it leads to, with the
+    /// session's cookies kept on the hop (`RedirectCookies`), or the failure URLSession reports
+    /// for too many redirects.
+    func afterRedirect(_ head: HTTPResponseHead, from url: URL, of trips: PoolTrips) -> AfterRedirect {
+        guard var hops = trips.hops else { return .deliver }
         let exchange = trips.exchange
         let step = hops.next(
             status: Int(head.status.code),

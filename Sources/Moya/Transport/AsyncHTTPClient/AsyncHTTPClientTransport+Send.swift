@@ -64,7 +64,6 @@ extension AsyncHTTPClientTransport: StreamTransport {
 
         let trip = Trip(
             trips: trips,
-            route: route,
             report: report,
             destination: prepared.destination,
             delegate: delegate,
@@ -80,7 +79,6 @@ extension AsyncHTTPClientTransport: StreamTransport {
     /// request again. One value, so that the completion closure captures two references.
     private struct Trip: Sendable {
         let trips: PoolTrips
-        let route: Route
         let report: TransportEvents
         let destination: UserValue<DownloadDestination>?
         let delegate: TransferDelegate
@@ -96,15 +94,17 @@ extension AsyncHTTPClientTransport: StreamTransport {
         let request = trip.trips.firstRequest
         switch result {
         case .success(let outcome):
-            switch afterHead(outcome.head, from: outcome.url, of: trip.trips, on: trip.route) {
-            case .deliver:
-                break
-            case .follow(let next):
-                start(next, report: trip.report)
-                return
-            case .fail(let error):
-                trip.report.completion(.failure(error))
-                return
+            if outcome.isRedirect {
+                switch afterRedirect(outcome.head, from: outcome.url, of: trip.trips) {
+                case .deliver:
+                    break
+                case .follow(let next):
+                    start(next, report: trip.report)
+                    return
+                case .fail(let error):
+                    trip.report.completion(.failure(error))
+                    return
+                }
             }
             guard let destination = trip.destination, let download = outcome.download else {
                 trip.report.completion(.success(Self.response(for: outcome, request: request, fileURL: nil)))

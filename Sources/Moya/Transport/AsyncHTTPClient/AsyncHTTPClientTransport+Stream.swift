@@ -57,9 +57,8 @@ extension AsyncHTTPClientTransport {
                     return
                 }
                 delegate.endedWithRedirect()
-                switch afterHead(redirect.head, from: redirect.url, of: trips, on: route) {
+                switch afterRedirect(redirect.head, from: redirect.url, of: trips) {
                 case .deliver:
-                    // Not reached: the delegate kept the head because it is one to follow.
                     delegate.ended(nil)
                 case .follow(let next):
                     startStream(next, events: events)

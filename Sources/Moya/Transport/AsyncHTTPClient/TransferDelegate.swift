@@ -23,6 +23,8 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
         var url: URL
         var body: ByteBuffer
         var download: DownloadedFile?
+        /// Whether the response is a redirect the transport follows, whose body was dropped.
+        var isRedirect: Bool
     }
 
     typealias Response = Outcome
@@ -140,7 +142,8 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
             head: head,
             url: url ?? URL(fileURLWithPath: "/"),
             body: finished?.body ?? body,
-            download: finished?.download
+            download: finished?.download,
+            isRedirect: state.isRedirect
         )
     }
 }
