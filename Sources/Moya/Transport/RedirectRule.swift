@@ -58,6 +58,18 @@ struct RedirectRule: Sendable {
         }
     }
 
+    /// The error of a request to `url` stopped by the limit or a cycle, as URLSession reports
+    /// it: both transports fail with it.
+    func tooManyRedirects(url: URL?) -> Error {
+        var userInfo: [String: Any] = [
+            NSLocalizedDescriptionKey:
+                "Too many redirects: more than \(limit ?? 0), or back to a URL already visited "
+                + "(Session.Configuration.redirectConfiguration)."
+        ]
+        userInfo[NSURLErrorFailingURLErrorKey] = url.map(URLRedaction.removingUserInfo)
+        return NSError(domain: NSURLErrorDomain, code: NSURLErrorHTTPTooManyRedirects, userInfo: userInfo)
+    }
+
     /// What to do with one redirect.
     enum Decision: Equatable {
         /// Follow it with this request.

@@ -30,7 +30,7 @@ extension AsyncHTTPClientTransport {
         case .deliver:
             return .deliver
         case .tooManyRedirects:
-            return .fail(.underlying(URLSessionErrors.tooManyRedirects(url: url, limit: hops.rule.limit), nil))
+            return .fail(.underlying(hops.rule.tooManyRedirects(url: url), nil))
         case .follow(var request, let keepsBody):
             exchange.redirectCookies?.hop(setting: head.headers["Set-Cookie"], from: url, to: &request)
             var next = exchange

@@ -25,18 +25,6 @@ enum URLSessionErrors {
         userInfo[NSURLErrorFailingURLErrorKey] = url.map(URLRedaction.removingUserInfo)
         return NSError(domain: NSURLErrorDomain, code: NSURLErrorServerCertificateUntrusted, userInfo: userInfo)
     }
-
-    /// The error of a request stopped by the session's redirect limit or a redirect cycle, as
-    /// URLSession reports it.
-    static func tooManyRedirects(url: URL?, limit: Int?) -> Error {
-        var userInfo: [String: Any] = [
-            NSLocalizedDescriptionKey:
-                "Too many redirects: more than \(limit ?? 0), or back to a URL already visited "
-                + "(Session.Configuration.redirectConfiguration)."
-        ]
-        userInfo[NSURLErrorFailingURLErrorKey] = url.map(URLRedaction.removingUserInfo)
-        return NSError(domain: NSURLErrorDomain, code: NSURLErrorHTTPTooManyRedirects, userInfo: userInfo)
-    }
 }
 
 /// The settings of a session that the URLSession transport cannot apply on this platform: a

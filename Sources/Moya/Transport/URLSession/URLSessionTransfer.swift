@@ -177,7 +177,7 @@ final class URLSessionTransfer: @unchecked Sendable {
             let seconds = settings.requestTimeout.map { Double($0.nanoseconds) / 1e9 } ?? 0
             return .underlying(TransferTimeout(limit: .wholeRequest, seconds: seconds).asURLError, nil)
         case .tooManyRedirects:
-            return .underlying(URLSessionErrors.tooManyRedirects(url: url, limit: settings.redirects.limit), nil)
+            return .underlying(settings.redirects.tooManyRedirects(url: url), nil)
         case .failedLocally:
             return .underlying(received.localError ?? reported ?? TransferError.noResponseHead, nil)
         }
