@@ -148,8 +148,12 @@ struct CacheNetworkTests {
                 return .init(headers: [("Cache-Control", "max-age=600"), ("ETag", "\"r\"")], body: "r")
             }
         }) { server in
-            let provider = cachingProvider(.memory(clock: CacheClock()))
+            let clock = CacheClock()
+            let provider = cachingProvider(.memory(clock: clock))
             _ = try await provider.request(CacheTarget(baseURL: server.baseURL, path: "/r"))
+            // A second old, still fresh by the response's max-age=600: only the request's
+            // directive can send it back to the server (`max-age=0` accepts an age of 0).
+            clock.advance(1)
             let forced = try await provider.request(
                 CacheTarget(baseURL: server.baseURL, path: "/r", headers: ["Cache-Control": directive])
             )

@@ -71,8 +71,11 @@ struct CacheTarget: TargetType, RequestPolicies {
     var task: Moya.Task { makeTask() }
 }
 
-/// A clock for the cache that runs with real time, plus whatever a test adds to it.
+/// A clock for the cache that stands still at the moment it was made, plus whatever a test
+/// adds to it: a response's age moves only when the test says so, never because a loaded
+/// machine (a sanitizer run beside the storm tests) took seconds between two requests.
 final class CacheClock: Sendable {
+    private let start = Date()
     private let offset = Synchronized<TimeInterval>(0)
 
     func advance(_ seconds: TimeInterval) {
@@ -80,7 +83,7 @@ final class CacheClock: Sendable {
     }
 
     func now() -> Date {
-        Date().addingTimeInterval(offset.update { $0 })
+        start.addingTimeInterval(offset.update { $0 })
     }
 }
 
