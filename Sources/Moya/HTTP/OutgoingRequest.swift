@@ -16,7 +16,8 @@ enum OutgoingRequest {
     }
 
     /// Checks `request`'s method and every header, then hands each field to send to `add`: the
-    /// request's own (`fromSession` `false`), then the session's it does not set.
+    /// request's own (`fromSession` `false`), then the session's it does not set (one of any
+    /// session names that differ only in case).
     ///
     /// - Throws: `MoyaClientError` (`invalidMethod`, `invalidHeader`) for a method or a header
     ///   (the session's included, even one the request overrides) that would corrupt the request.
@@ -35,15 +36,23 @@ enum OutgoingRequest {
             }
             add(name, value, false)
         }
-        for (name, value) in sessionHeaders {
+        var index = sessionHeaders.startIndex
+        while index != sessionHeaders.endIndex {
+            let (name, value) = sessionHeaders[index]
             if let problem = HeaderSyntax.problem(name: name, value: value) {
                 throw problem
             }
             // Not `HTTPHeaders.contains(name:)`: it folds case by clearing bit 5 of every byte,
             // so it also takes "^" for "~" and would drop a session header the request lacks.
-            if !fields.keys.contains(where: { HeaderValidation.isSameName($0, name) }) {
+            // Of two session headers whose names differ only in case, the first met is sent:
+            // sending both would give the server one field twice.
+            let isSameName = { (other: String) in HeaderValidation.isSameName(other, name) }
+            if !fields.keys.contains(where: isSameName),
+                !sessionHeaders[..<index].contains(where: { isSameName($0.key) })
+            {
                 add(name, value, true)
             }
+            sessionHeaders.formIndex(after: &index)
         }
     }
 

@@ -122,6 +122,19 @@ struct FuzzRegressionTests {
         #expect(converted.headers.first { $0.name == "X-Mark^" }?.value == "request")
     }
 
+    /// Found by fuzzing: two session headers whose names differ only in case were both sent,
+    /// one field twice on the wire.
+    @Test func ofTwoSessionHeadersDifferingOnlyInCaseOneIsSent() throws {
+        let converted = try HTTPRequestConversion.makeRequest(
+            itemsRequest(),
+            sessionHeaders: ["X-Mark": "upper", "x-mark": "lower"],
+            body: nil
+        )
+        let sent = converted.headers.filter { HeaderValidation.isSameName($0.name, "x-mark") }
+        #expect(sent.count == 1)
+        #expect(["upper", "lower"].contains(sent.first?.value))
+    }
+
     // MARK: Multipart (FuzzMultipart)
 
     private func bodyText(_ parts: [MultipartFormData], boundary: String = "b") throws -> String {
