@@ -29,6 +29,19 @@ struct CacheFreshnessTests {
         #expect(!CacheFreshness(of: stored, now: F.now).isFresh)
     }
 
+    @Test func headersUpdatedByA304AreWhatTheFreshnessIsJudgedBy() {
+        var stored = F.response([("Cache-Control", "max-age=60"), ("Date", F.date(0)), ("Age", "30")])
+        stored.headers = stored.headers.updated(
+            with: ["Cache-Control": "max-age=5", "Date": F.date(-100), "Age": "2"]
+        )
+        let freshness = CacheFreshness(of: stored, now: F.now)
+        #expect(freshness.lifetime == 5)
+        #expect(freshness.age == 100)
+        // What a hit serves follows too, without the stored `Age`, which serving sets anew.
+        #expect(stored.parsed.servedHeaders["Cache-Control"] == ["max-age=5"])
+        #expect(stored.parsed.servedHeaders["Age"].isEmpty)
+    }
+
     @Test func maxAgeWinsOverExpires() {
         let stored = F.response([("Cache-Control", "max-age=5"), ("Expires", F.date(3600)), ("Date", F.date(0))])
         #expect(CacheFreshness(of: stored, now: F.now).lifetime == 5)

@@ -24,6 +24,26 @@ struct CacheStoreTests {
 
     // MARK: LRU
 
+    @Test func touchingTheNewestKeyLeavesTheOrderAndTouchingAnotherMakesItNewest() {
+        var index = LRUIndex<String>(capacity: 12)
+        _ = index.insert("a", size: 4)
+        _ = index.insert("b", size: 4)
+        index.touch("b")
+        #expect(index.keysOldestFirst == ["a", "b"])
+        index.touch("a")
+        index.touch("missing")
+        #expect(index.keysOldestFirst == ["b", "a"])
+        #expect(index.insert("c", size: 8) == ["b"])
+    }
+
+    @Test func aKeyLeavesOutTheFragmentAndKeepsTheQuery() throws {
+        let key = try #require(CacheKey.get(URL(string: "https://api.example.test/a?q=1#part")))
+        #expect(key.url == "https://api.example.test/a?q=1")
+        #expect(key == CacheKey.get(URL(string: "https://api.example.test/a?q=1")))
+        let encoded = CacheKey.get(URL(string: "https://api.example.test/é?x=#"))
+        #expect(encoded?.url == "https://api.example.test/%C3%A9?x=")
+    }
+
     @Test func theLRUIndexEvictsTheLeastRecentlyUsedFirstToStayWithinBudget() {
         var index = LRUIndex<String>(capacity: 10)
         #expect(index.insert("a", size: 4).isEmpty)

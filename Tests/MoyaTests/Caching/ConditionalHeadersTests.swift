@@ -39,4 +39,19 @@ struct ConditionalHeadersTests {
             }
         }
     }
+
+    /// A request with validators of its own expects the server's answer to them, so the cache
+    /// looks for every conditional header, in any case, and for nothing else.
+    @Test func aRequestsOwnConditionalHeaderIsFoundWhateverItsCase() throws {
+        let base = URLRequest(url: try #require(URL(string: "https://api.example.com/v1/users")))
+        #expect(!CacheRun.hasConditionalHeader(base))
+        for name in CacheRun.conditionalHeaders + ["if-none-match", "IF-RANGE", "if-Match"] {
+            var request = base
+            request.setValue("x", forHTTPHeaderField: name)
+            #expect(CacheRun.hasConditionalHeader(request), "\(name)")
+        }
+        var unrelated = base
+        unrelated.allHTTPHeaderFields = ["If-None-Matches": "x", "Accept": "*/*", "Range": "bytes=0-1"]
+        #expect(!CacheRun.hasConditionalHeader(unrelated))
+    }
 }

@@ -34,17 +34,17 @@ struct CacheFreshness: Sendable, Equatable {
 
     /// The freshness of `response` at `now`.
     init(of response: CachedResponse, now: Date) {
-        let control = response.cacheControl
-        let date = response.headers.first("date").flatMap(HTTPDate.parse)
-        age = Self.age(response, date: date, now: now)
+        let parsed = response.parsed
+        let control = parsed.cacheControl
+        let date = parsed.date
+        age = Self.age(of: response, now: now)
         if let maxAge = control.maxAge {
             // A private cache ignores s-maxage (5.2.2.10).
             lifetime = TimeInterval(maxAge)
             isHeuristic = false
-        } else if let expires = response.headers.first("expires") {
+        } else if parsed.hasExpires {
             // An invalid Expires, such as "0", means already expired (5.3).
-            let expiry = HTTPDate.parse(expires)
-            lifetime = expiry.map { max(0, $0.timeIntervalSince(date ?? response.responseTime)) } ?? 0
+            lifetime = parsed.expires.map { max(0, $0.timeIntervalSince(date ?? response.responseTime)) } ?? 0
             isHeuristic = false
         } else {
             lifetime = Self.heuristicLifetime(response, control: control, date: date)
@@ -52,17 +52,13 @@ struct CacheFreshness: Sendable, Equatable {
         }
     }
 
-    /// `current_age` alone, without the lifetime: what serving a revalidated response needs.
+    /// `current_age` alone, without the lifetime (what serving a revalidated response needs):
+    /// the age the response had when it arrived, corrected for the time the request took, plus
+    /// the time it has spent in the cache.
     static func age(of response: CachedResponse, now: Date) -> TimeInterval {
-        age(response, date: response.headers.first("date").flatMap(HTTPDate.parse), now: now)
-    }
-
-    /// `current_age`: the age the response had when it arrived, corrected for the time the
-    /// request took, plus the time it has spent in the cache.
-    private static func age(_ response: CachedResponse, date: Date?, now: Date) -> TimeInterval {
-        let ageValue = response.headers.first("age").flatMap(CacheControl.deltaSeconds).map(TimeInterval.init) ?? 0
+        let ageValue = response.parsed.age.map(TimeInterval.init) ?? 0
         // Without a Date the response is taken as generated when it arrived (RFC 9110 6.6.1).
-        let dateValue = date ?? response.responseTime
+        let dateValue = response.parsed.date ?? response.responseTime
         let apparentAge = max(0, response.responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, response.responseTime.timeIntervalSince(response.requestTime))
         let correctedAgeValue = ageValue + responseDelay
@@ -80,7 +76,7 @@ struct CacheFreshness: Sendable, Equatable {
         date: Date?
     ) -> TimeInterval {
         guard heuristicallyCacheable.contains(response.statusCode) || control.isPublic,
-            let lastModified = response.lastModified.flatMap(HTTPDate.parse)
+            let lastModified = response.parsed.lastModified
         else { return 0 }
         let since = (date ?? response.responseTime).timeIntervalSince(lastModified)
         return min(heuristicLimit, max(0, since / 10))

@@ -78,28 +78,15 @@ struct CachedHeaders: Sendable, Equatable {
         return CachedHeaders(merged)
     }
 
-    /// The fields as NIO headers, with `name` set to one value, leaving out any that NIO would
-    /// refuse: what the stored response serves, with its current `Age`.
-    func httpHeaders(setting name: String, to value: String) -> HTTPHeaders {
+    /// The fields as NIO headers, leaving out those named `excluded` (lower-cased) and any
+    /// that NIO would refuse.
+    func httpHeaders(without excluded: String? = nil) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 1)
         for field in fields
-        where !HeaderValidation.isSameName(field.name, name)
+        where excluded.map({ !HeaderValidation.isSameName(field.name, $0) }) ?? true
             && HeaderSyntax.problem(name: field.name, value: field.value) == nil
         {
-            headers.add(name: field.name, value: field.value)
-        }
-        if HeaderSyntax.problem(name: name, value: value) == nil {
-            headers.add(name: name, value: value)
-        }
-        return headers
-    }
-
-    /// The fields as NIO headers, leaving out any that NIO would refuse.
-    var httpHeaders: HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(fields.count)
-        for field in fields where HeaderSyntax.problem(name: field.name, value: field.value) == nil {
             headers.add(name: field.name, value: field.value)
         }
         return headers

@@ -4,7 +4,7 @@ import Foundation
 struct CachedResponse: Sendable, Equatable {
     var statusCode: Int
     var headers: CachedHeaders {
-        didSet { cacheControl = Self.directives(of: headers) }
+        didSet { parsed = Parsed(headers) }
     }
     var body: Data
     /// When the request that brought the response was sent (RFC 9111 4.2.3 `request_time`).
@@ -17,9 +17,11 @@ struct CachedResponse: Sendable, Equatable {
     /// user and password are never kept.
     var finalURL: URL?
 
-    /// The response's `Cache-Control` directives, parsed once, when the headers are set: every
-    /// lookup of a stored response reads them, some twice (freshness, then the decision).
-    private(set) var cacheControl: CacheControl
+    /// What lookups read from the headers, parsed when the headers are set.
+    private(set) var parsed: Parsed
+
+    /// The response's `Cache-Control` directives.
+    var cacheControl: CacheControl { parsed.cacheControl }
 
     init(
         statusCode: Int,
@@ -37,11 +39,7 @@ struct CachedResponse: Sendable, Equatable {
         self.responseTime = responseTime
         self.variant = variant
         self.finalURL = finalURL
-        self.cacheControl = Self.directives(of: headers)
-    }
-
-    private static func directives(of headers: CachedHeaders) -> CacheControl {
-        CacheControl(fieldValues: headers.values("cache-control"))
+        self.parsed = Parsed(headers)
     }
 
     /// The response's `ETag`, used to validate it.

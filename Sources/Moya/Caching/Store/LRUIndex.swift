@@ -40,7 +40,8 @@ struct LRUIndex<Key: Hashable & Sendable>: Sendable {
 
     /// Marks `key` as just used.
     mutating func touch(_ key: Key) {
-        guard let size = nodes[key]?.size else { return }
+        // The newest already: nothing moves, and two lookups of the table are saved.
+        guard newest != key, let size = nodes[key]?.size else { return }
         unlink(key)
         link(key, size: size)
     }

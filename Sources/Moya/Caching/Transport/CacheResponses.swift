@@ -14,7 +14,8 @@ enum CacheResponses {
         -> Response
     {
         let seconds = age.isFinite ? Int(min(max(age, 0), TimeInterval(CacheControl.deltaSecondsLimit))) : 0
-        let headers = stored.headers.httpHeaders(setting: "Age", to: String(seconds))
+        var headers = stored.parsed.servedHeaders
+        headers.add(name: "Age", value: String(seconds))
         let head = HTTPResponseHead(
             version: .http1_1,
             status: HTTPResponseStatus(statusCode: stored.statusCode),
