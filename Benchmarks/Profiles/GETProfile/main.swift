@@ -7,7 +7,10 @@
 //
 // `moya-304` sends the same GET through a session whose memory cache revalidates every request
 // (the cache benchmark's `304` revalidation): the URL must answer with an ETag, as nginx's static
-// files do. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body, or as many bytes as
+// files do. `moya-hit` sends it through a session whose memory cache keeps what the URL answers
+// (the cache benchmark's fresh hit): the URL must answer with a lifetime, as the benchmark's
+// nginx does for `/cached`; the first request fills the cache. `moya-stub` answers the same
+// target with an immediate stub, the cost a fresh hit is compared with. `moya-post` and `ahc-post` send the POST benchmark's 64 KB body, or as many bytes as
 // `MOYA_PROFILE_POST_BYTES` says.
 //
 // The other modes tell the cost of AsyncHTTPClient's ways of being called from callbacks apart
@@ -60,6 +63,8 @@ let readTimeout = ProcessInfo.processInfo.environment["MOYA_PROFILE_READ_TIMEOUT
 let session =
     if mode == "moya-304" {
         Session(configuration: .init(cache: .memory(maxBytes: 1 << 20, policy: .alwaysRevalidate)))
+    } else if mode == "moya-hit" {
+        Session(configuration: .init(cache: .memory(maxBytes: 1 << 20, policy: .useProtocol)))
     } else if let readTimeout {
         Session(
             httpClient: HTTPClient(
@@ -70,7 +75,10 @@ let session =
     } else {
         Session()
     }
-let provider = MoyaProvider<JSONAPI>(session: session)
+let provider =
+    mode == "moya-stub"
+    ? MoyaProvider<JSONAPI>(stubClosure: MoyaProvider.immediatelyStub, session: session)
+    : MoyaProvider<JSONAPI>(session: session)
 
 // Off the main actor, as the benchmark runs; the globals of this file belong to the main actor,
 // so the loop captures them first.
@@ -103,7 +111,7 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
     }
     var bytes = 0
     for _ in 0..<count {
-        if mode == "moya" || mode == "moya-304" {
+        if mode == "moya" || mode == "moya-304" || mode == "moya-hit" || mode == "moya-stub" {
             bytes += try await provider.request(JSONAPI(baseURL: url)).data.count
         } else if mode == "moya-post" {
             bytes += try await provider.request(JSONAPI(baseURL: url, body: postBody)).data.count
