@@ -69,9 +69,12 @@ struct RequestVariant: Sendable, Equatable {
     }
 
     /// The value the request sends for `name`: its own, else the session's default.
+    /// Names compare as ASCII: `name` is lower-cased, and a request's field names are tokens by
+    /// the time it is sent. (`value(forHTTPHeaderField:)` would make a lower-cased copy of every
+    /// field name on Linux, for each of the three credential headers of every lookup.)
     private static func value(of name: String, in request: URLRequest, _ sessionHeaders: [String: String]) -> String? {
-        if let own = request.value(forHTTPHeaderField: name) {
-            return own.trimmingCharacters(in: .whitespaces)
+        if let own = request.allHTTPHeaderFields?.first(where: { HeaderValidation.isSameName($0.key, name) }) {
+            return own.value.trimmingCharacters(in: .whitespaces)
         }
         guard !sessionHeaders.isEmpty else { return nil }
         return sessionHeaders.first { HeaderValidation.isSameName($0.key, name) }?.value

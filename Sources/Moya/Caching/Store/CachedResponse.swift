@@ -1,27 +1,35 @@
 import Foundation
+import NIOHTTP1
 
 /// A stored response: what is needed to serve it again, and to judge its age and freshness.
+///
+/// A value, whose parts sit behind one reference: a lookup copies the stored response several
+/// times (out of the store, into the decision, into the served response), and a copy then
+/// costs one retain, not one per part. A change (only a `304`'s refresh makes one) replaces the
+/// reference.
 struct CachedResponse: Sendable, Equatable {
-    var statusCode: Int
-    var headers: CachedHeaders {
-        didSet { parsed = Parsed(headers) }
+    /// The parts of a stored response.
+    private struct Parts: Sendable, Equatable {
+        var statusCode: Int
+        var headers: CachedHeaders
+        var body: Data
+        var requestTime: Date
+        var responseTime: Date
+        var variant: RequestVariant
+        var finalURL: URL?
+        var parsed: Parsed
     }
-    var body: Data
-    /// When the request that brought the response was sent (RFC 9111 4.2.3 `request_time`).
-    var requestTime: Date
-    /// When the response arrived (`response_time`).
-    var responseTime: Date
-    /// The request headers the response was selected with.
-    var variant: RequestVariant
-    /// The URL the response came from, when redirects led away from the request's URL; its
-    /// user and password are never kept.
-    var finalURL: URL?
 
-    /// What lookups read from the headers, parsed when the headers are set.
-    private(set) var parsed: Parsed
+    /// Immutable, so shared by every copy.
+    private final class Box: Sendable {
+        let parts: Parts
 
-    /// The response's `Cache-Control` directives.
-    var cacheControl: CacheControl { parsed.cacheControl }
+        init(_ parts: Parts) {
+            self.parts = parts
+        }
+    }
+
+    private var box: Box
 
     init(
         statusCode: Int,
@@ -32,15 +40,94 @@ struct CachedResponse: Sendable, Equatable {
         variant: RequestVariant,
         finalURL: URL?
     ) {
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        self.requestTime = requestTime
-        self.responseTime = responseTime
-        self.variant = variant
-        self.finalURL = finalURL
-        self.parsed = Parsed(headers)
+        box = Box(
+            Parts(
+                statusCode: statusCode,
+                headers: headers,
+                body: body,
+                requestTime: requestTime,
+                responseTime: responseTime,
+                variant: variant,
+                finalURL: finalURL,
+                parsed: Parsed(headers)
+            )
+        )
     }
+
+    static func == (lhs: CachedResponse, rhs: CachedResponse) -> Bool {
+        lhs.box === rhs.box || lhs.box.parts == rhs.box.parts
+    }
+
+    private mutating func change(_ update: (inout Parts) -> Void) {
+        var parts = box.parts
+        update(&parts)
+        box = Box(parts)
+    }
+
+    var statusCode: Int {
+        get { box.parts.statusCode }
+        set { change { $0.statusCode = newValue } }
+    }
+
+    /// The stored header fields; setting them parses them again (`parsed`).
+    var headers: CachedHeaders {
+        get { box.parts.headers }
+        set {
+            change {
+                $0.headers = newValue
+                $0.parsed = Parsed(newValue)
+            }
+        }
+    }
+
+    var body: Data {
+        get { box.parts.body }
+        set { change { $0.body = newValue } }
+    }
+
+    /// When the request that brought the response was sent (RFC 9111 4.2.3 `request_time`).
+    var requestTime: Date {
+        get { box.parts.requestTime }
+        set { change { $0.requestTime = newValue } }
+    }
+
+    /// When the response arrived (`response_time`).
+    var responseTime: Date {
+        get { box.parts.responseTime }
+        set { change { $0.responseTime = newValue } }
+    }
+
+    /// The request headers the response was selected with.
+    var variant: RequestVariant {
+        get { box.parts.variant }
+        set { change { $0.variant = newValue } }
+    }
+
+    /// The URL the response came from, when redirects led away from the request's URL; its
+    /// user and password are never kept.
+    var finalURL: URL? {
+        get { box.parts.finalURL }
+        set { change { $0.finalURL = newValue } }
+    }
+
+    /// The response a `304` confirmed (RFC 9111 4.3.4): its headers updated with the `304`'s,
+    /// its times those of the revalidation.
+    func refreshed(by notModified: HTTPHeaders, requestTime: Date, responseTime: Date) -> CachedResponse {
+        var refreshed = self
+        refreshed.change {
+            $0.headers = $0.headers.updated(with: notModified)
+            $0.parsed = Parsed($0.headers)
+            $0.requestTime = requestTime
+            $0.responseTime = responseTime
+        }
+        return refreshed
+    }
+
+    /// What lookups read from the headers, parsed when the headers are set.
+    var parsed: Parsed { box.parts.parsed }
+
+    /// The response's `Cache-Control` directives.
+    var cacheControl: CacheControl { parsed.cacheControl }
 
     /// The response's `ETag`, used to validate it.
     var entityTag: String? {

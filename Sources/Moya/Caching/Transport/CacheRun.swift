@@ -195,11 +195,7 @@ struct CacheRun: Sendable {
             }
             return
         }
-        var refreshed = stored
-        refreshed.headers = stored.headers.updated(with: headers)
-        refreshed.requestTime = requestTime
-        refreshed.responseTime = responseTime
-        let updated = refreshed
+        let updated = stored.refreshed(by: headers, requestTime: requestTime, responseTime: responseTime)
         let age = CacheFreshness.age(of: updated, now: responseTime)
         @Sendable func serve() {
             cache.store.store(updated, for: key)
