@@ -42,6 +42,24 @@ struct CacheFreshnessTests {
         #expect(stored.parsed.servedHeaders["Age"].isEmpty)
     }
 
+    @Test func aRefreshByA304TakesItsHeadersAndTimesAndARepeatChangesOnlyTheTimes() {
+        let stored = F.response([("Cache-Control", "max-age=60"), ("Date", F.date(0))])
+        let later = F.now.addingTimeInterval(100)
+        let refreshed = stored.refreshed(
+            by: ["Cache-Control": "max-age=5", "Date": F.date(100)],
+            requestTime: later,
+            responseTime: later
+        )
+        #expect(refreshed.requestTime == later && refreshed.responseTime == later)
+        #expect(CacheFreshness(of: refreshed, now: later).lifetime == 5)
+        #expect(CacheFreshness(of: refreshed, now: later).age == 0)
+        let second = later.addingTimeInterval(1)
+        let again = refreshed.refreshed(by: ["Date": F.date(100)], requestTime: second, responseTime: second)
+        #expect(again.headers == refreshed.headers)
+        #expect(again.responseTime == second)
+        #expect(CacheFreshness(of: again, now: second).age == 1)
+    }
+
     @Test func maxAgeWinsOverExpires() {
         let stored = F.response([("Cache-Control", "max-age=5"), ("Expires", F.date(3600)), ("Date", F.date(0))])
         #expect(CacheFreshness(of: stored, now: F.now).lifetime == 5)

@@ -115,8 +115,13 @@ struct CachedResponse: Sendable, Equatable {
     func refreshed(by notModified: HTTPHeaders, requestTime: Date, responseTime: Date) -> CachedResponse {
         var refreshed = self
         refreshed.change {
-            $0.headers = $0.headers.updated(with: notModified)
-            $0.parsed = Parsed($0.headers)
+            let headers = $0.headers.updated(with: notModified)
+            // A `304` repeating what is stored (the same `Date` within a second, say) leaves
+            // the parsed values as they are.
+            if headers != $0.headers {
+                $0.headers = headers
+                $0.parsed = Parsed(headers)
+            }
             $0.requestTime = requestTime
             $0.responseTime = responseTime
         }
