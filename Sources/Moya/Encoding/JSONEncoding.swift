@@ -29,7 +29,14 @@ public struct JSONEncoding: ParameterEncoding {
     public func encode(_ urlRequest: URLRequestConvertible, withJSONObject jsonObject: Any? = nil) throws -> URLRequest
     {
         var urlRequest = try urlRequest.asURLRequest()
-        guard let jsonObject else { return urlRequest }
+        try encode(into: &urlRequest, withJSONObject: jsonObject)
+        return urlRequest
+    }
+
+    /// `encode(_:withJSONObject:)` on a request the caller owns, changed in place, without the
+    /// copy of the whole request a change of a shared one makes (see `URLEncoding`).
+    func encode(into urlRequest: inout URLRequest, withJSONObject jsonObject: Any?) throws {
+        guard let jsonObject else { return }
         guard jsonObject is [String: Any] || jsonObject is [Any] else {
             throw ParameterEncodingError.invalidJSONObject(
                 path: "$",
@@ -47,6 +54,5 @@ public struct JSONEncoding: ParameterEncoding {
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         urlRequest.httpBody = data
-        return urlRequest
     }
 }

@@ -104,12 +104,19 @@ public struct URLEncoding: ParameterEncoding {
     /// `Content-Type` becomes `application/x-www-form-urlencoded; charset=utf-8` unless set.
     public func encode(_ urlRequest: URLRequestConvertible, with parameters: Parameters?) throws -> URLRequest {
         var urlRequest = try urlRequest.asURLRequest()
-        guard let parameters else { return urlRequest }
+        try encode(into: &urlRequest, with: parameters)
+        return urlRequest
+    }
 
+    /// `encode(_:with:)` on a request the caller owns, changed in place: on Linux, changing a
+    /// `URLRequest` that another value still holds copies it whole, normalising every header
+    /// name again, which cost a stubbed request with parameters more than encoding them.
+    func encode(into urlRequest: inout URLRequest, with parameters: Parameters?) throws {
+        guard let parameters else { return }
         let method = urlRequest.method ?? .get
         if destination.encodesParametersInURL(for: method) {
             guard let url = urlRequest.url else { throw ParameterEncodingError.missingURL }
-            guard !parameters.isEmpty else { return urlRequest }
+            guard !parameters.isEmpty else { return }
             guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
                 throw ParameterEncodingError.missingURL
             }
@@ -130,7 +137,6 @@ public struct URLEncoding: ParameterEncoding {
             }
             urlRequest.httpBody = Data(query(parameters).utf8)
         }
-        return urlRequest
     }
 
     /// Returns the escaped key/value pairs for one parameter, recursing into dictionaries and

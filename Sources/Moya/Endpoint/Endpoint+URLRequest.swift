@@ -23,44 +23,33 @@ extension Endpoint {
         }
         request.allHTTPHeaderFields = httpHeaderFields
 
+        // Encoded in place: `request` is held by nothing else, so no change below copies it.
         switch task {
         case .requestPlain, .uploadFile, .uploadMultipart, .downloadDestination:
-            return request
+            break
         case .requestData(let data):
             request.httpBody = data
-            return request
         case .requestJSONEncodable(let encodable):
-            return try request.encoded(encodable: encodable)
+            try request.encode(encodable: encodable)
         case let .requestCustomJSONEncodable(encodable, encoder):
-            return try request.encoded(encodable: encodable, encoder: encoder)
+            try request.encode(encodable: encodable, encoder: encoder)
         case let .requestParameters(parameters, parameterEncoding):
-            return try request.encoded(parameters: parameters, parameterEncoding: parameterEncoding)
+            try request.encode(parameters: parameters, parameterEncoding: parameterEncoding)
         case let .uploadCompositeMultipart(_, urlParameters):
-            return try request.encoded(
-                parameters: urlParameters,
-                parameterEncoding: URLEncoding(destination: .queryString)
-            )
+            try request.encode(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
         case let .downloadParameters(parameters, parameterEncoding, _):
-            return try request.encoded(parameters: parameters, parameterEncoding: parameterEncoding)
+            try request.encode(parameters: parameters, parameterEncoding: parameterEncoding)
         case let .requestCompositeData(bodyData, urlParameters):
             request.httpBody = bodyData
-            return try request.encoded(
-                parameters: urlParameters,
-                parameterEncoding: URLEncoding(destination: .queryString)
-            )
+            try request.encode(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
         case let .requestCompositeParameters(bodyParameters, bodyParameterEncoding, urlParameters):
             if let urlEncoding = bodyParameterEncoding as? URLEncoding, urlEncoding.destination != .httpBody {
                 throw MoyaError.parameterEncoding(ParameterEncodingError.bodyEncodingMustTargetHTTPBody)
             }
-            let bodyfulRequest = try request.encoded(
-                parameters: bodyParameters,
-                parameterEncoding: bodyParameterEncoding
-            )
-            return try bodyfulRequest.encoded(
-                parameters: urlParameters,
-                parameterEncoding: URLEncoding(destination: .queryString)
-            )
+            try request.encode(parameters: bodyParameters, parameterEncoding: bodyParameterEncoding)
+            try request.encode(parameters: urlParameters, parameterEncoding: URLEncoding(destination: .queryString))
         }
+        return request
     }
 
     /// Parses `string` as it is, as Moya did with Foundation's older `URL(string:)`: a string
@@ -79,22 +68,35 @@ extension URLRequest {
     /// The `timeoutInterval` of a request nobody set one on, as URLSession defines it.
     static let defaultTimeoutInterval: TimeInterval = 60
 
-    func encoded(encodable: Encodable, encoder: JSONEncoder = JSONEncoder()) throws -> URLRequest {
+    /// Sets the JSON of `encodable` as the body, and `Content-Type: application/json` unless
+    /// the request has one.
+    ///
+    /// - Throws: `MoyaError.encodableMapping` when `encoder` fails.
+    mutating func encode(encodable: Encodable, encoder: JSONEncoder = JSONEncoder()) throws {
         do {
-            var request = self
-            request.httpBody = try encoder.encode(encodable)
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            }
-            return request
+            httpBody = try encoder.encode(encodable)
         } catch {
             throw MoyaError.encodableMapping(error)
         }
+        if value(forHTTPHeaderField: "Content-Type") == nil {
+            setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
     }
 
-    func encoded(parameters: [String: Any], parameterEncoding: ParameterEncoding) throws -> URLRequest {
+    /// Applies `parameterEncoding`: the package's own URL and JSON encodings change the
+    /// request in place; any other encoding's `encode(_:with:)` makes the new request.
+    ///
+    /// - Throws: `MoyaError.parameterEncoding` wrapping the encoding's error, or the
+    ///   `MoyaError` it threw.
+    mutating func encode(parameters: [String: Any], parameterEncoding: ParameterEncoding) throws {
         do {
-            return try parameterEncoding.encode(self, with: parameters)
+            if let encoding = parameterEncoding as? URLEncoding {
+                try encoding.encode(into: &self, with: parameters)
+            } else if let encoding = parameterEncoding as? JSONEncoding {
+                try encoding.encode(into: &self, withJSONObject: parameters)
+            } else {
+                self = try parameterEncoding.encode(self, with: parameters)
+            }
         } catch let error as MoyaError {
             throw error
         } catch {
