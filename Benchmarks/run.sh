@@ -292,3 +292,6 @@ done
 
 echo "== $runs run(s) in $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s" >&2
 python3 compare.py --transfer-bytes "$MOYA_BENCH_TRANSFER_BYTES" "${run_dirs[@]}" | tee "$results/table.md"
+# The README's table, from the same runs: `readme_table.py --readme ../README.md` writes it there.
+python3 readme_table.py --transfer-bytes "$MOYA_BENCH_TRANSFER_BYTES" "${run_dirs[@]}" > "$results/readme-table.md"
+echo "== the README's table: $results/readme-table.md (readme_table.py --readme ../README.md RUN_DIRS writes it)" >&2
