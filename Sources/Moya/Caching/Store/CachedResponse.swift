@@ -64,10 +64,7 @@ struct CachedResponse: Sendable, Equatable {
         box = Box(parts)
     }
 
-    var statusCode: Int {
-        get { box.parts.statusCode }
-        set { change { $0.statusCode = newValue } }
-    }
+    var statusCode: Int { box.parts.statusCode }
 
     /// The stored header fields; setting them parses them again (`parsed`).
     var headers: CachedHeaders {
@@ -80,10 +77,7 @@ struct CachedResponse: Sendable, Equatable {
         }
     }
 
-    var body: Data {
-        get { box.parts.body }
-        set { change { $0.body = newValue } }
-    }
+    var body: Data { box.parts.body }
 
     /// When the request that brought the response was sent (RFC 9111 4.2.3 `request_time`).
     var requestTime: Date {
