@@ -1,5 +1,7 @@
 import Foundation
 import Moya
+import NIOConcurrencyHelpers
+import Testing
 
 /// A small API used by the provider pipeline tests.
 enum PipelineTarget: TargetType {
@@ -41,12 +43,24 @@ enum PipelineTarget: TargetType {
 
 extension MoyaProvider {
     /// Sends a request through the callback API and waits for its completion.
+    ///
+    /// The result crosses to the waiting task in a lock as well as through the continuation:
+    /// ThreadSanitizer does not always see the continuation's hand-off (when it is resumed before
+    /// the task has suspended, the runtime's uninstrumented atomics carry it), and then reports
+    /// the response's fields, written on the completion's thread, as raced.
     func requestAndWait(_ target: Target, callbackQueue: DispatchQueue) async -> Result<Response, MoyaError> {
-        await withCheckedContinuation { continuation in
+        let handOver = NIOLockedValueBox<Result<Response, MoyaError>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             request(target, callbackQueue: callbackQueue) { result in
-                continuation.resume(returning: result)
+                handOver.withLockedValue { $0 = result }
+                continuation.resume()
             }
         }
+        guard let result = handOver.withLockedValue({ $0 }) else {
+            Issue.record("the completion resumed the waiting task without a result")
+            return .failure(MoyaError.underlying(CancellationError(), nil))
+        }
+        return result
     }
 }
 
