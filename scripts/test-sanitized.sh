@@ -15,7 +15,9 @@ cd "$(dirname "$0")/.."
 sanitizer="${1:-}"
 case "$sanitizer" in
     # Mutex's futex is invisible to ThreadSanitizer: InlineLock uses its lock box instead.
-    thread) short=tsan; pattern='^WARNING: ThreadSanitizer'; flags=(-Xswiftc -DMOYA_THREAD_SANITIZER) ;;
+    # Reports that are not races are suppressed in scripts/tsan-suppressions.txt, each with why.
+    thread) short=tsan; pattern='^WARNING: ThreadSanitizer'; flags=(-Xswiftc -DMOYA_THREAD_SANITIZER)
+        export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$PWD/scripts/tsan-suppressions.txt" ;;
     address) short=asan; flags=(); pattern='ERROR: AddressSanitizer'; export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" ;;
     *) echo "usage: $0 thread|address [swift test options]" >&2; exit 2 ;;
 esac
