@@ -18,6 +18,14 @@ struct CachedResponse: Sendable, Equatable {
         var variant: RequestVariant
         var finalURL: URL?
         var parsed: Parsed
+
+        /// Sets the headers and what is parsed from them; headers equal to the stored ones (a
+        /// `304` repeating them: the same `Date` within a second, say) leave both as they are.
+        mutating func setHeaders(_ newHeaders: CachedHeaders) {
+            guard newHeaders != headers else { return }
+            headers = newHeaders
+            parsed = Parsed(newHeaders)
+        }
     }
 
     /// Immutable, so shared by every copy.
@@ -69,12 +77,7 @@ struct CachedResponse: Sendable, Equatable {
     /// The stored header fields; setting them parses them again (`parsed`).
     var headers: CachedHeaders {
         get { box.parts.headers }
-        set {
-            change {
-                $0.headers = newValue
-                $0.parsed = Parsed(newValue)
-            }
-        }
+        set { change { $0.setHeaders(newValue) } }
     }
 
     var body: Data { box.parts.body }
@@ -109,13 +112,7 @@ struct CachedResponse: Sendable, Equatable {
     func refreshed(by notModified: HTTPHeaders, requestTime: Date, responseTime: Date) -> CachedResponse {
         var refreshed = self
         refreshed.change {
-            let headers = $0.headers.updated(with: notModified)
-            // A `304` repeating what is stored (the same `Date` within a second, say) leaves
-            // the parsed values as they are.
-            if headers != $0.headers {
-                $0.headers = headers
-                $0.parsed = Parsed(headers)
-            }
+            $0.setHeaders($0.headers.updated(with: notModified))
             $0.requestTime = requestTime
             $0.responseTime = responseTime
         }
