@@ -47,7 +47,7 @@ struct Network: Sendable {
             session = Session(transport: URLSessionTransport())
         } else if let connectionsPerHost {
             var configuration = Session.Configuration()
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
+            configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
             session = Session(configuration: configuration)
         } else {
             session = Session()

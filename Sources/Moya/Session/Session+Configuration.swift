@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOCore
 import NIOSSL
-internal import Tracing
 
 extension Session {
     /// How a session connects and what it sends by default.
@@ -30,22 +29,6 @@ extension Session {
         /// How redirects are handled. Default: follow up to 5, no cycles.
         public var redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration
 
-        /// Whether compressed responses are decompressed. Default: on, with a ratio limit.
-        public var decompression: HTTPClient.Decompression
-
-        /// The HTTP versions used. Default: HTTP/2 when the server offers it over TLS.
-        public var httpVersion: HTTPClient.Configuration.HTTPVersion
-
-        /// The proxy every request goes through; `nil` (the default) to follow
-        /// `proxyEnvironment`.
-        public var proxy: HTTPClient.Configuration.Proxy?
-
-        /// The proxies the environment names (`http_proxy`, `https_proxy`, `no_proxy`...),
-        /// used per request when `proxy` is `nil`, as URLSession and curl use them on Linux:
-        /// read from the process's environment by default. `nil` sends every request directly.
-        /// A session over an `HTTPClient` you give it keeps that client's own proxy.
-        public var proxyEnvironment: ProxyEnvironment?
-
         /// TLS settings: custom trust roots, client certificates, protocol versions. `nil`
         /// means full verification against the system's trust roots.
         public var tlsConfiguration: TLSConfiguration?
@@ -53,19 +36,16 @@ extension Session {
         /// Trust policies (certificate or public-key pinning) per host name, lower-cased.
         public var serverTrustPolicies: [String: ServerTrustPolicy]
 
-        /// Connection pool settings. By default a refused connection fails its request at
-        /// once, as URLSession does, instead of retrying until the connect timeout.
-        public var connectionPool: HTTPClient.Configuration.ConnectionPool
-
         /// Where downloads are written until they complete and move to their destination;
         /// `nil` for the system's temporary directory. A folder on the destination's volume
         /// makes the final move a rename instead of a copy.
         public var temporaryDirectory: URL?
 
-        /// Where AsyncHTTPClient logs each request (connection choice, redirects, failures),
-        /// with the metadata `moya.request-id` set to the request's `RequestContext.requestID`,
-        /// so that its lines join a plugin's. `nil` (the default) keeps AsyncHTTPClient's
-        /// logging disabled and builds no logger per request.
+        /// Where the session warns of its cache's failures and AsyncHTTPClient logs each request
+        /// (connection choice, redirects, failures), with the metadata `moya.request-id` set to
+        /// the request's `RequestContext.requestID`, so that its lines join a plugin's. `nil`
+        /// (the default) keeps AsyncHTTPClient's logging disabled and builds no logger per
+        /// request.
         ///
         /// AsyncHTTPClient logs at `.debug` and `.trace` only: lower the logger's level to see it.
         ///
@@ -95,25 +75,36 @@ extension Session {
         /// response never carries `Set-Cookie`.
         public var cookieStorage: HTTPCookieStorage?
 
+        /// What only the AsyncHTTPClient transport reads (connection pool, HTTP versions,
+        /// decompression, proxies): the transport a session built from this configuration uses
+        /// on Linux and every non-Apple platform.
+        public var asyncHTTPClient: AsyncHTTPClientTransport.Configuration
+
+        /// What only the URLSession transport reads (its connection limit): the transport a
+        /// session built from this configuration uses on Apple's platforms.
+        public var urlSession: URLSessionTransport.Configuration
+
         /// Creates a configuration with URLSession-like defaults.
+        ///
+        /// The settings here are the ones every transport shares; each transport's own are in
+        /// `asyncHTTPClient` and `urlSession`.
         public init(
             connectTimeout: TimeAmount = .seconds(10),
             readTimeout: TimeAmount = .seconds(60),
             requestTimeout: TimeAmount? = .hours(24 * 7),
             defaultHeaders: [String: String] = Session.Configuration.defaultHeaders,
             redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = .follow(max: 5, allowCycles: false),
-            decompression: HTTPClient.Decompression = Session.Configuration.defaultDecompression,
-            httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic,
-            proxy: HTTPClient.Configuration.Proxy? = nil,
-            proxyEnvironment: ProxyEnvironment? = .fromEnvironment(),
-            connectionPool: HTTPClient.Configuration.ConnectionPool = Session.Configuration.defaultConnectionPool,
             tlsConfiguration: TLSConfiguration? = nil,
             serverTrustPolicies: [String: ServerTrustPolicy] = [:],
             temporaryDirectory: URL? = nil,
             logger: Logger? = nil,
             cache: HTTPCache? = nil,
-            cookieStorage: HTTPCookieStorage? = .shared
+            cookieStorage: HTTPCookieStorage? = .shared,
+            asyncHTTPClient: AsyncHTTPClientTransport.Configuration = AsyncHTTPClientTransport.Configuration(),
+            urlSession: URLSessionTransport.Configuration = URLSessionTransport.Configuration()
         ) {
+            self.asyncHTTPClient = asyncHTTPClient
+            self.urlSession = urlSession
             self.cache = cache
             self.cookieStorage = cookieStorage
             self.temporaryDirectory = temporaryDirectory
@@ -128,43 +119,15 @@ extension Session {
             self.requestTimeout = requestTimeout
             self.defaultHeaders = defaultHeaders
             self.redirectConfiguration = redirectConfiguration
-            self.decompression = decompression
-            self.httpVersion = httpVersion
-            self.proxy = proxy
-            self.proxyEnvironment = proxyEnvironment?.isEmpty == false ? proxyEnvironment : nil
-            self.connectionPool = connectionPool
         }
 
-        /// How many HTTP/1.1 connections the default pool keeps to one host: 32.
+        /// How many connections either transport keeps to one host by default: 32.
         ///
         /// Servers and tools call a few upstreams many times at once, and a request that finds
         /// every connection busy waits in a queue. AsyncHTTPClient's 8 (or URLSession's 6, made
         /// for a phone's radio) lets a burst to a 50 ms upstream through at 160 requests a
         /// second; 32 gives 640, while still bounding the sockets one host receives.
         public static let defaultConnectionsPerHost = 32
-
-        /// AsyncHTTPClient's pool with `defaultConnectionsPerHost` connections per host, failing
-        /// requests at once when a connection cannot be made, as URLSession does.
-        ///
-        /// Requests beyond the limit wait for a connection for as long as their own timeouts
-        /// allow (never just the connect timeout); to change the limit:
-        ///
-        /// ```swift
-        /// var configuration = Session.Configuration()
-        /// configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-        /// let session = Session(configuration: configuration)
-        /// ```
-        public static var defaultConnectionPool: HTTPClient.Configuration.ConnectionPool {
-            var pool = HTTPClient.Configuration.ConnectionPool()
-            pool.retryConnectionEstablishment = false
-            pool.concurrentHTTP1ConnectionsPerHostSoftLimit = defaultConnectionsPerHost
-            return pool
-        }
-
-        /// Decompression on, refusing bodies that inflate more than 100 times (zip bombs).
-        public static var defaultDecompression: HTTPClient.Decompression {
-            .enabled(limit: .ratio(100))
-        }
 
         /// `Accept-Encoding` (the encodings the client decodes), `Accept-Language` (from the
         /// process's preferred languages) and `User-Agent` (`<executable> Moya/15`), in the
@@ -198,37 +161,6 @@ extension Session {
             let version = ProcessInfo.processInfo.operatingSystemVersion
             return
                 "\(executable) (\(system) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)) Moya/15.0.3"
-        }
-
-        /// The client configuration for every host, or for one pinned host, through `proxy`.
-        func makeClientConfiguration(
-            pinnedHost host: String? = nil,
-            proxy: HTTPClient.Configuration.Proxy?
-        ) -> HTTPClient.Configuration {
-            // The transport follows redirects itself (`RedirectHops`), to keep each hop's cookies.
-            var configuration = HTTPClient.Configuration(
-                tlsConfiguration: tlsConfiguration,
-                redirectConfiguration: .disallow,
-                timeout: .init(connect: connectTimeout, read: nil),
-                connectionPool: connectionPool,
-                proxy: proxy,
-                decompression: decompression
-            )
-            configuration.httpVersion = httpVersion
-            // With no tracer bootstrapped, AsyncHTTPClient would still start a no-op span for
-            // every request; it reads the tracer once, here, so leaving it out changes nothing
-            // but the work saved.
-            if InstrumentationSystem.tracer is NoOpTracer {
-                configuration.tracing.tracer = nil
-            }
-            if let host, let policy = serverTrustPolicies[host] {
-                var box = HTTPClientConfigurationBox(tlsConfiguration: tlsConfiguration)
-                policy.apply(to: &box, host: host, baseTLS: tlsConfiguration ?? .makeClientConfiguration())
-                configuration.tlsConfiguration = box.tlsConfiguration
-                configuration.http1_1ConnectionDebugInitializer = box.connectionCheck
-                configuration.http2ConnectionDebugInitializer = box.connectionCheck
-            }
-            return configuration
         }
     }
 }

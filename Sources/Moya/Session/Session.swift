@@ -69,7 +69,8 @@ public final class Session: Sendable {
     /// `AsyncHTTPClientTransport`.
     public static func defaultTransport(for configuration: Configuration) -> any Transport {
         #if canImport(Darwin)
-        if configuration.tlsConfiguration == nil, configuration.serverTrustPolicies.isEmpty, configuration.proxy == nil
+        if configuration.tlsConfiguration == nil, configuration.serverTrustPolicies.isEmpty,
+            configuration.asyncHTTPClient.proxy == nil
         {
             return URLSessionTransport(configuration: configuration)
         }

@@ -22,9 +22,8 @@ struct TransportContractProxyTests {
         }) { server in
             let proxy = try ConnectProxy(tunnellingTo: try #require(server.baseURL.port))
             let configuration = Session.Configuration(
-                proxy: .server(host: "127.0.0.1", port: proxy.port),
-                proxyEnvironment: nil,
-                cookieStorage: nil
+                cookieStorage: nil,
+                asyncHTTPClient: .init(proxy: .server(host: "127.0.0.1", port: proxy.port), proxyEnvironment: nil)
             )
             // The name does not resolve: only the proxy can reach it.
             let upstream = try #require(URL(string: "http://upstream.moya.test:8080"))

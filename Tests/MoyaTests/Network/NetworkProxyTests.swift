@@ -51,7 +51,7 @@ struct NetworkProxyTests {
     }
 
     @Test func aConfigurationWithNoProxyVariablesHasNoEnvironmentProxy() {
-        #expect(Session.Configuration(proxyEnvironment: ProxyEnvironment()).proxyEnvironment == nil)
+        #expect(AsyncHTTPClientTransport.Configuration(proxyEnvironment: ProxyEnvironment()).proxyEnvironment == nil)
     }
 
     @Test func anHTTPRequestGoesThroughTheEnvironmentsProxyUnlessItsHostIsExempt() async throws {
@@ -68,7 +68,9 @@ struct NetworkProxyTests {
                 noProxy: ["127.0.0.1"]
             )
             let provider = MoyaProvider<DynamicTarget>(
-                session: Session(configuration: .init(proxyEnvironment: environment, cookieStorage: nil))
+                session: Session(
+                    configuration: .init(cookieStorage: nil, asyncHTTPClient: .init(proxyEnvironment: environment))
+                )
             )
             // The name does not resolve: only the proxy can have reached it.
             let proxied = try await provider.request(DynamicTarget(baseURL: upstream, path: "/zen"))
@@ -83,7 +85,9 @@ struct NetworkProxyTests {
 
     @Test func aSessionWithoutAnEnvironmentGoesDirectly() async throws {
         let upstream = try #require(URL(string: "http://upstream.moya.test:8080"))
-        let provider = MoyaProvider<DynamicTarget>(session: Session(configuration: .init(proxyEnvironment: nil)))
+        let provider = MoyaProvider<DynamicTarget>(
+            session: Session(configuration: .init(asyncHTTPClient: .init(proxyEnvironment: nil)))
+        )
         await #expect(throws: MoyaError.self) {
             _ = try await provider.request(DynamicTarget(baseURL: upstream, path: "/zen"))
         }

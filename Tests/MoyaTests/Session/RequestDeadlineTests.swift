@@ -71,7 +71,7 @@ struct RequestDeadlineTests {
                 connectTimeout: .seconds(1),
                 requestTimeout: .milliseconds(2500)
             )
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+            configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
             let session = Session(configuration: configuration)
             let holder = session.httpClient.get(url: server.baseURL.appendingPathComponent("hold").absoluteString)
             // Ends the wait below even if the holder never reached the server.

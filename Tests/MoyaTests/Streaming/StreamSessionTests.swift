@@ -22,7 +22,7 @@ struct StreamSessionTests {
             // One connection, held for 2.5 seconds; the pool gives up on a waiting request after
             // a second, and the session queues it again each time.
             var configuration = Session.Configuration(connectTimeout: .seconds(1))
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+            configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
             let session = Session(configuration: configuration)
             let holder = session.httpClient.get(url: server.baseURL.appendingPathComponent("hold").absoluteString)
             holder.whenComplete { _ in arrivedContinuation.finish() }

@@ -63,7 +63,7 @@ struct ConnectionBurstTests {
         }) { server in
             // One connection, held by the first request; the second may wait 1 second only.
             var configuration = Session.Configuration(connectTimeout: .milliseconds(500))
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+            configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
             let session = Session(configuration: configuration)
             let target = DynamicTarget(baseURL: server.baseURL, path: "/hold")
             let holder = _Concurrency.Task {

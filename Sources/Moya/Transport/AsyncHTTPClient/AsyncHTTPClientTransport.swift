@@ -6,8 +6,9 @@ import NIOCore
 /// The transport that carries requests over AsyncHTTPClient: the default of a `Session` on
 /// Linux and every other platform.
 ///
-/// It reads every setting of `Session.Configuration`, its AsyncHTTPClient ones included
-/// (connection pool, HTTP versions, decompression, proxy, TLS, trust policies). A transport
+/// It reads the session's shared settings (timeouts, headers, redirects, TLS, trust policies)
+/// and its own, `Session.Configuration.asyncHTTPClient` (connection pool, HTTP versions,
+/// decompression, proxies). A transport
 /// you create owns its `HTTPClient` and shuts it down when released (or earlier, with
 /// `shutdown()`); one made over a client you pass keeps that client running.
 ///
@@ -44,7 +45,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.configuration = configuration
         self.httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: configuration.makeClientConfiguration(proxy: configuration.proxy)
+            configuration: Self.makeClientConfiguration(configuration, proxy: configuration.asyncHTTPClient.proxy)
         )
         self.ownsClient = true
         self.redirectRule = RedirectRule(configuration.redirectConfiguration)
@@ -69,13 +70,15 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     }
 
     private static func makePinnedRoutes(_ configuration: Session.Configuration) -> [String: Route] {
+        let own = configuration.asyncHTTPClient
         var routes: [String: Route] = [:]
         for host in configuration.serverTrustPolicies.keys {
             let client = HTTPClient(
                 eventLoopGroupProvider: .singleton,
-                configuration: configuration.makeClientConfiguration(
+                configuration: Self.makeClientConfiguration(
+                    configuration,
                     pinnedHost: host,
-                    proxy: configuration.proxy ?? configuration.proxyEnvironment?.proxy(for: Self.httpsURL(host))
+                    proxy: own.proxy ?? own.proxyEnvironment?.proxy(for: Self.httpsURL(host))
                 )
             )
             routes[host] = Route(client: client, clientFollowsRedirects: false)
@@ -88,12 +91,13 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     private static func makeProxiedRoutes(
         _ configuration: Session.Configuration
     ) -> [HTTPClient.Configuration.Proxy: Route] {
-        guard configuration.proxy == nil, let environment = configuration.proxyEnvironment else { return [:] }
+        let own = configuration.asyncHTTPClient
+        guard own.proxy == nil, let environment = own.proxyEnvironment else { return [:] }
         var routes: [HTTPClient.Configuration.Proxy: Route] = [:]
         for proxy in Set([environment.http, environment.https].compactMap { $0 }) {
             let client = HTTPClient(
                 eventLoopGroupProvider: .singleton,
-                configuration: configuration.makeClientConfiguration(proxy: proxy)
+                configuration: Self.makeClientConfiguration(configuration, proxy: proxy)
             )
             routes[proxy] = Route(client: client, clientFollowsRedirects: false)
         }
@@ -132,7 +136,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         if !pinnedRoutes.isEmpty, let host = url.host?.lowercased(), let pinned = pinnedRoutes[host] {
             return pinned
         }
-        if !proxiedRoutes.isEmpty, let proxy = configuration.proxyEnvironment?.proxy(for: url),
+        if !proxiedRoutes.isEmpty, let proxy = configuration.asyncHTTPClient.proxyEnvironment?.proxy(for: url),
             let proxied = proxiedRoutes[proxy]
         {
             return proxied

@@ -52,7 +52,7 @@ struct ConnectionWait: Sendable {
         var userInfo: [String: Any] = [
             NSLocalizedDescriptionKey: "The request timed out after waiting \(seconds) seconds for a connection to "
                 + "\(host): all \(connectionLimit) connections to it were busy. Raise "
-                + "Session.Configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit, "
+                + "Session.Configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit, "
                 + "or send fewer requests at once.",
             NSUnderlyingErrorKey: HTTPClientError.getConnectionFromPoolTimeout,
         ]

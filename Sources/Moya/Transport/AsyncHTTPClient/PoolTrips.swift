@@ -81,7 +81,7 @@ extension AsyncHTTPClientTransport {
             return .fail(transferError(trips.scope.explaining(error), url: url))
         }
         guard trips.wait.mayWaitAgain() else {
-            let limit = configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
+            let limit = configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
             return .fail(trips.wait.timeoutError(url: url, connectionLimit: limit))
         }
         return .queueAgain

@@ -40,10 +40,11 @@ enum URLSessionUnsupportedSetting {
         reason: reason
     )
 
-    /// A proxy the configuration names itself (`Session.Configuration.proxy`): URLSession takes
-    /// its proxies from the system's settings (on Linux, from the environment, as curl does).
+    /// A proxy the configuration names itself (`Session.Configuration.asyncHTTPClient.proxy`):
+    /// URLSession takes its proxies from the system's settings (on Linux, from the environment,
+    /// as curl does).
     static let proxy = MoyaClientError.unsupportedSetting(
-        "an explicit proxy (Session.Configuration.proxy)",
+        "an explicit proxy (Session.Configuration.asyncHTTPClient.proxy)",
         reason: "URLSession takes its proxies from the system's settings, on Linux from the environment's "
             + "variables; use the AsyncHTTPClient transport to name one"
     )

@@ -14,7 +14,8 @@ import FoundationNetworking
 /// `cookieStorage`) and follows the system's proxy settings (on Linux, the environment's, as
 /// curl does). What it cannot do on a platform is refused before sending, never silently
 /// skipped: custom trust roots (`tlsConfiguration`), pinned hosts (`serverTrustPolicies`) and a
-/// proxy the session names itself (`proxy`) need the AsyncHTTPClient transport.
+/// named proxy (`asyncHTTPClient.proxy`) need the AsyncHTTPClient transport. Its own settings
+/// are `Session.Configuration.urlSession`.
 ///
 /// ```swift
 /// let session = Session(transport: URLSessionTransport(configuration: configuration), configuration: configuration)
@@ -45,7 +46,7 @@ public final class URLSessionTransport: StreamTransport {
     private let isShutDown = NIOLockedValueBox(false)
 
     /// A transport over a URLSession of its own, set up from `configuration`'s timeouts, default
-    /// headers, redirects, cookies, connection limit and temporary directory.
+    /// headers, redirects, cookies and temporary directory, and its own `urlSession` settings.
     public init(configuration: Session.Configuration = Session.Configuration()) {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -60,7 +61,7 @@ public final class URLSessionTransport: StreamTransport {
             cookieStorage: configuration.cookieStorage,
             temporaryDirectory: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory,
             tlsUnsupported: { host in customTLS || pinnedHosts.contains(host.lowercased()) },
-            namesAProxy: configuration.proxy != nil,
+            namesAProxy: configuration.asyncHTTPClient.proxy != nil,
             delegateQueue: queue
         )
         router = URLSessionTaskRouter()
@@ -112,8 +113,8 @@ public final class URLSessionTransport: StreamTransport {
             configuration.requestTimeout.map {
                 Double($0.nanoseconds) / 1e9
             } ?? .greatestFiniteMagnitude
-        sessionConfiguration.httpMaximumConnectionsPerHost =
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
+        // URLSession takes no limit below one connection.
+        sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.urlSession.maximumConnectionsPerHost)
         return sessionConfiguration
     }
 

@@ -7,9 +7,9 @@ import Foundation
 /// to reach directly. As curl does, the upper-case `HTTP_PROXY` is not read: a CGI program's
 /// environment carries a request's `Proxy` header under that name ("httpoxy").
 ///
-/// A session uses it when its configuration names no `proxy` (see
-/// `Session.Configuration.proxyEnvironment`), so a program behind a company proxy works as
-/// `URLSession` and curl do on Linux.
+/// The AsyncHTTPClient transport uses it when its configuration names no `proxy` (see
+/// `AsyncHTTPClientTransport.Configuration.proxyEnvironment`), so a program behind a company
+/// proxy works as `URLSession` and curl do on Linux.
 ///
 /// A value is `http://[user:password@]host[:port]` (the scheme may be left out; the port is
 /// 1080 by default, as for curl), or `socks5://host[:port]`. A value this cannot use (another
