@@ -8,9 +8,9 @@ import NIOCore
 ///
 /// It reads the session's shared settings (timeouts, headers, redirects, TLS, trust policies)
 /// and its own, `Session.Configuration.asyncHTTPClient` (connection pool, HTTP versions,
-/// decompression, proxies). A transport
-/// you create owns its `HTTPClient` and shuts it down when released (or earlier, with
-/// `shutdown()`); one made over a client you pass keeps that client running.
+/// decompression, proxies). A transport you create owns its `HTTPClient` and shuts it down
+/// when released (or earlier, with `shutdown()`); one made over a client you pass keeps that
+/// client running.
 ///
 /// ```swift
 /// let session = Session(transport: AsyncHTTPClientTransport(configuration: configuration))
