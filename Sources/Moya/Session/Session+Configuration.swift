@@ -5,7 +5,14 @@ import NIOCore
 import NIOSSL
 
 extension Session {
-    /// How a session connects and what it sends by default.
+    /// How a session connects and what it sends by default: the settings every transport
+    /// shares, and, in `asyncHTTPClient` and `urlSession`, what only one transport understands.
+    ///
+    /// ```swift
+    /// var configuration = Session.Configuration(readTimeout: .seconds(30), cache: .memory(maxBytes: 20 << 20))
+    /// configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+    /// let session = Session(configuration: configuration)
+    /// ```
     public struct Configuration: Sendable {
         /// The longest time to wait for a connection (TCP and TLS). Default: 10 seconds.
         public var connectTimeout: TimeAmount
