@@ -21,7 +21,9 @@ if [[ ${#targets[@]} -eq 0 ]]; then
 fi
 scratch=.build-docs
 graphs=$PWD/$scratch/symbol-graphs
-rm -rf "$graphs"
+# Kept from one run to the next: the compiler writes a target's graph only when it compiles the
+# target, and a target none of whose inputs changed (its dependencies' doc comments aside) is not
+# compiled again, so its graph from the last run is the one that matches it.
 mkdir -p "$graphs"
 
 for target in "${targets[@]}"; do
