@@ -96,11 +96,11 @@ extension Session {
         /// The settings here are the ones every transport shares; each transport's own are in
         /// `asyncHTTPClient` and `urlSession`.
         public init(
-            connectTimeout: TimeAmount = .seconds(10),
-            readTimeout: TimeAmount = .seconds(60),
-            requestTimeout: TimeAmount? = .hours(24 * 7),
+            connectTimeout: TimeAmount = Defaults.connectTimeout,
+            readTimeout: TimeAmount = Defaults.readTimeout,
+            requestTimeout: TimeAmount? = Defaults.requestTimeout,
             defaultHeaders: [String: String] = Session.Configuration.defaultHeaders,
-            redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = .follow(max: 5, allowCycles: false),
+            redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = Defaults.redirects,
             tlsConfiguration: TLSConfiguration? = nil,
             serverTrustPolicies: [String: ServerTrustPolicy] = [:],
             temporaryDirectory: URL? = nil,
@@ -126,6 +126,23 @@ extension Session {
             self.requestTimeout = requestTimeout
             self.defaultHeaders = defaultHeaders
             self.redirectConfiguration = redirectConfiguration
+        }
+
+        /// The defaults of the settings every transport shares, named once for the initialiser
+        /// and for the deprecated one that still takes the AsyncHTTPClient transport's settings.
+        @usableFromInline
+        enum Defaults {
+            /// 10 seconds.
+            @usableFromInline static let connectTimeout = TimeAmount.seconds(10)
+            /// 60 seconds, as URLSession's request timeout.
+            @usableFromInline static let readTimeout = TimeAmount.seconds(60)
+            /// 7 days, as URLSession's resource timeout.
+            @usableFromInline static let requestTimeout: TimeAmount? = .hours(24 * 7)
+            /// Follow up to 5, no cycles.
+            @usableFromInline static let redirects = HTTPClient.Configuration.RedirectConfiguration.follow(
+                max: 5,
+                allowCycles: false
+            )
         }
 
         /// How many connections either transport keeps to one host by default: 32.

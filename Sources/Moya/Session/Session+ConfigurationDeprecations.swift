@@ -17,11 +17,11 @@ extension Session.Configuration {
         message: "pass decompression, httpVersion, proxy, proxyEnvironment and connectionPool in asyncHTTPClient:"
     )
     public init(
-        connectTimeout: TimeAmount = .seconds(10),
-        readTimeout: TimeAmount = .seconds(60),
-        requestTimeout: TimeAmount? = .hours(24 * 7),
+        connectTimeout: TimeAmount = Defaults.connectTimeout,
+        readTimeout: TimeAmount = Defaults.readTimeout,
+        requestTimeout: TimeAmount? = Defaults.requestTimeout,
         defaultHeaders: [String: String] = Session.Configuration.defaultHeaders,
-        redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = .follow(max: 5, allowCycles: false),
+        redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = Defaults.redirects,
         decompression: HTTPClient.Decompression = AsyncHTTPClientTransport.Configuration.defaultDecompression,
         httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic,
         proxy: HTTPClient.Configuration.Proxy? = nil,
@@ -51,14 +51,11 @@ extension Session.Configuration {
                 decompression: decompression,
                 httpVersion: httpVersion,
                 proxy: proxy,
-                proxyEnvironment: proxyEnvironment,
-                connectionPool: connectionPool
-            ),
-            // The URLSession transport read its connection limit from the pool before.
-            urlSession: URLSessionTransport.Configuration(
-                maximumConnectionsPerHost: connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
+                proxyEnvironment: proxyEnvironment
             )
         )
+        // The one place that maps the pool to URLSession's limit too (see below).
+        self.connectionPool = connectionPool
     }
 
     /// `asyncHTTPClient.decompression`.
@@ -86,7 +83,7 @@ extension Session.Configuration {
     @available(*, deprecated, renamed: "asyncHTTPClient.proxyEnvironment")
     public var proxyEnvironment: ProxyEnvironment? {
         get { asyncHTTPClient.proxyEnvironment }
-        set { asyncHTTPClient.proxyEnvironment = newValue?.isEmpty == false ? newValue : nil }
+        set { asyncHTTPClient.proxyEnvironment = newValue }
     }
 
     /// `asyncHTTPClient.connectionPool`; its per-host limit also sets
@@ -100,6 +97,7 @@ extension Session.Configuration {
         get { asyncHTTPClient.connectionPool }
         set {
             asyncHTTPClient.connectionPool = newValue
+            // The URLSession transport read its connection limit from the pool before.
             urlSession.maximumConnectionsPerHost = newValue.concurrentHTTP1ConnectionsPerHostSoftLimit
         }
     }

@@ -64,7 +64,7 @@ import FoundationNetworking
         #expect(configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit == 9)
         #expect(configuration.urlSession.maximumConnectionsPerHost == 9)
         #expect(configuration.asyncHTTPClient.httpVersion == .http1Only)
-        #expect(configuration.asyncHTTPClient.proxyEnvironment == nil)
+        #expect(configuration.asyncHTTPClient.proxyEnvironment == OldSpelling.companyProxy)
     }
 }
 
@@ -96,12 +96,15 @@ private enum DeprecatedSpelling: ConfigurationSpelling {
         var configuration = Session.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 9
         configuration.httpVersion = .http1Only
-        configuration.proxyEnvironment = ProxyEnvironment()
+        configuration.proxyEnvironment = OldSpelling.companyProxy
         return configuration
     }
 }
 
 private enum OldSpelling {
+    /// An environment naming a proxy, unlike the one the tests run in, most likely.
+    static let companyProxy = ProxyEnvironment(http: .server(host: "proxy.test", port: 3128))
+
     /// Typed as the protocol, so that calls reach the requirement, not the deprecated witness.
     private static var spelling: any ConfigurationSpelling.Type { DeprecatedSpelling.self }
 
