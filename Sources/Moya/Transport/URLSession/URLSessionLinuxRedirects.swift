@@ -22,7 +22,8 @@ enum URLSessionLinuxRedirects {
             return
         }
         let cookies = RedirectCookies(
-            storage: storage,
+            jar: CookieJar.jar(for: storage),
+            logger: nil,
             sendsStored: original.value(forHTTPHeaderField: "Cookie") == nil
         )
         // URLSession joins repeated fields with ", ", which Foundation's cookie parser splits.

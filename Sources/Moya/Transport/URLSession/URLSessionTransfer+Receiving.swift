@@ -10,6 +10,9 @@ extension URLSessionTransfer {
     func received(_ response: URLResponse) {
         guard let response = response as? HTTPURLResponse else { return }
         received.response = response
+        #if canImport(FoundationNetworking)
+        correctCookieExpiry(of: response)
+        #endif
         let length = response.expectedContentLength
         received.progress.receivedHead(contentLength: length >= 0 ? length : nil)
         if case .stream(let events) = listener {
@@ -33,6 +36,22 @@ extension URLSessionTransfer {
             received.body.append(data)
         }
     }
+
+    #if canImport(FoundationNetworking)
+    /// URLSession on Linux stored the response's cookies before this, reading `Max-Age` as no
+    /// expiry at all: a cookie a server expires with `Max-Age=0` (a logout) would be sent on.
+    /// The storage is corrected here, on the delegate queue and before the response is handed
+    /// on, so that neither the completion nor the next request sees the cookie.
+    private func correctCookieExpiry(of response: HTTPURLResponse) {
+        guard let storage = settings.cookieStorage, exchange.request.httpShouldHandleCookies, let url = response.url,
+            let fields = response.value(forHTTPHeaderField: "Set-Cookie")
+        else { return }
+        // URLSession joins repeated fields with ", ", which Foundation's cookie parser splits.
+        for change in SetCookieFields([fields], from: url).maxAgeCorrections {
+            CookieJar.write(change, to: storage)
+        }
+    }
+    #endif
 
     func sent(_ count: Int64) {
         progressReporter.deliver(received.progress.sent(Int(count)))

@@ -113,6 +113,28 @@ struct NetworkCookieTests {
         }
     }
 
+    @Test func aResponseSettingThousandsOfCookiesStoresTheFirstFiftyAndSendsThemBack() async throws {
+        try await TestServer.with({ router in
+            router.get("flood") { _, _ in
+                var headers = HTTPFields()
+                for index in 0..<2500 {
+                    headers.append(HTTPField(name: .setCookie, value: "c\(index)=v; Path=/"))
+                }
+                return Hummingbird.Response(status: .noContent, headers: headers)
+            }
+            addRoutes(router)
+        }) { server in
+            let storage = storage()
+            let provider = provider(storage)
+            _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/flood"))
+            // The response's completion runs once its cookies are in the storage.
+            #expect(storage.cookies?.count == SetCookieFields.defaultLimit)
+            let me = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/me"))
+            let sent = Set(try me.mapString().components(separatedBy: "; "))
+            #expect(sent == Set((0..<SetCookieFields.defaultLimit).map { "c\($0)=v" }))
+        }
+    }
+
     @Test func aCookieHeaderTheRequestSetsIsSentAsItIs() async throws {
         try await TestServer.with(addRoutes) { server in
             let provider = provider(storage())

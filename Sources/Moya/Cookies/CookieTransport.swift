@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// A decorator of the network transport that keeps cookies as URLSession does: the stored
 /// cookies a request matches are added to it, and the `Set-Cookie` fields of its response are
@@ -9,23 +10,32 @@ import Foundation
 /// `Set-Cookie`, stores nothing. Cookies are added after plugins ran: no logger sees them.
 struct CookieTransport: StreamTransport {
     let base: any StreamTransport
-    let storage: HTTPCookieStorage
+    let jar: CookieJar
+    let logger: Logger?
 
     /// `base` behind `configuration`'s cookie storage, or `base` itself when it has none.
     static func over(_ base: any StreamTransport, configuration: Session.Configuration) -> any StreamTransport {
         guard let storage = configuration.cookieStorage else { return base }
-        return CookieTransport(base: base, storage: storage)
+        return CookieTransport(base: base, jar: CookieJar.jar(for: storage), logger: configuration.logger)
     }
 
+    /// The response's cookies are in the storage before its completion runs, as with URLSession:
+    /// code reading the storage in a completion finds them. They are written off the event loop
+    /// (`CookieJar`), so only this request waits for them.
     func send(_ exchange: TransportExchange, events: TransportEvents) {
         guard exchange.request.httpShouldHandleCookies, let url = exchange.request.url else {
             base.send(exchange, events: events)
             return
         }
         var storing = events
-        storing.completion = { [storage] result in
-            Self.store(from: Self.response(of: result), requestURL: url, in: storage)
-            events.completion(result)
+        storing.completion = { [jar, logger] result in
+            let response = Self.response(of: result)
+            let fields = Self.setCookieFields(of: response)
+            guard !fields.isEmpty else { return events.completion(result) }
+            let origin = Self.origin(of: response, requestURL: url)
+            jar.store(fields: fields, from: origin, logger: logger) {
+                events.completion(result)
+            }
         }
         base.send(withCookies(exchange, for: url), events: storing)
     }
@@ -36,9 +46,13 @@ struct CookieTransport: StreamTransport {
             return
         }
         var storing = events
-        storing.head = { [storage] result in
-            Self.store(from: Self.response(of: result.map(\.head)), requestURL: url, in: storage)
-            events.head(result)
+        storing.head = { [jar, logger] result in
+            let response = Self.response(of: result.map(\.head))
+            let fields = Self.setCookieFields(of: response)
+            guard !fields.isEmpty else { return events.head(result) }
+            jar.store(fields: fields, from: Self.origin(of: response, requestURL: url), logger: logger) {
+                events.head(result)
+            }
         }
         base.open(withCookies(exchange, for: url), events: storing)
     }
@@ -51,15 +65,16 @@ struct CookieTransport: StreamTransport {
         var exchange = exchange
         let ownHeader = exchange.request.value(forHTTPHeaderField: "Cookie") != nil
         if !ownHeader {
-            Self.addCookies(to: &exchange.request, for: url, from: storage)
+            Self.addCookies(to: &exchange.request, for: url, from: jar)
         }
-        exchange.redirectCookies = RedirectCookies(storage: storage, sendsStored: !ownHeader)
+        exchange.redirectCookies = RedirectCookies(jar: jar, logger: logger, sendsStored: !ownHeader)
         return exchange
     }
 
     /// Sets the `Cookie` header of `request` to the cookies `storage` keeps for `url`, if any.
-    static func addCookies(to request: inout URLRequest, for url: URL, from storage: HTTPCookieStorage) {
-        guard let stored = storage.cookies(for: url) else { return }
+    static func addCookies(to request: inout URLRequest, for url: URL, from jar: CookieJar) {
+        let stored = jar.cookies(for: url)
+        guard !stored.isEmpty else { return }
         let now = Date()
         let cookies = stored.filter { matches($0, url, now: now) }
         guard !cookies.isEmpty else { return }
@@ -92,44 +107,39 @@ struct CookieTransport: StreamTransport {
         }
     }
 
-    /// Stores the cookies `response` sets, for the URL it came from (after redirects), with
-    /// that URL as the main document's: what URLSession's default accept policy, "only from the
-    /// main document's domain", allows for a request an app makes itself.
-    ///
-    /// Reads the raw head: building the `HTTPURLResponse` of every response to look for a
-    /// `Set-Cookie` would cost more than the rest of the request's handling on Linux.
-    private static func store(from response: Response?, requestURL: URL, in storage: HTTPCookieStorage) {
-        guard let response else { return }
-        let fields = response.headerValues(named: "Set-Cookie")
-        guard !fields.isEmpty else { return }
-        store(fields: fields, from: response.response?.url ?? requestURL, in: storage)
+    /// The `Set-Cookie` values of `response`, read from the raw head: building the
+    /// `HTTPURLResponse` of every response to look for them would cost more than the rest of
+    /// the request's handling on Linux.
+    private static func setCookieFields(of response: Response?) -> [String] {
+        response?.headerValues(named: "Set-Cookie") ?? []
     }
 
-    /// Stores the cookies of `fields`, the `Set-Cookie` values of a response from `url`.
-    static func store(fields: [String], from url: URL, in storage: HTTPCookieStorage) {
-        let cookies = fields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
-        if !cookies.isEmpty {
-            storage.setCookies(cookies, for: url, mainDocumentURL: url)
-        }
+    /// The URL a response came from (after redirects), whose cookies it sets, with that URL as
+    /// the main document's: what URLSession's default accept policy, "only from the main
+    /// document's domain", allows for a request an app makes itself.
+    private static func origin(of response: Response?, requestURL: URL) -> URL {
+        response?.response?.url ?? requestURL
     }
 }
 
 /// The session's cookies on the redirect hops of one request, for a transport that follows
 /// redirects itself (`TransportExchange.redirectCookies`).
 struct RedirectCookies: Sendable {
-    let storage: HTTPCookieStorage
+    let jar: CookieJar
+    let logger: Logger?
     /// Whether the request sends the stored cookies; `false` when it set its own `Cookie`
     /// header, which then goes on as it is.
     let sendsStored: Bool
 
     /// Stores `fields`, the `Set-Cookie` values of a redirect received from `url`, and gives
-    /// `next`, the request following it, the stored cookies its own URL matches.
+    /// `next`, the request following it, the stored cookies its own URL matches: the jar's
+    /// lookups see what it was just given before the storage has written it.
     func hop(setting fields: [String], from url: URL, to next: inout URLRequest) {
         if !fields.isEmpty {
-            CookieTransport.store(fields: fields, from: url, in: storage)
+            jar.store(fields: fields, from: url, logger: logger)
         }
         guard sendsStored, let nextURL = next.url else { return }
         next.setValue(nil, forHTTPHeaderField: "Cookie")
-        CookieTransport.addCookies(to: &next, for: nextURL, from: storage)
+        CookieTransport.addCookies(to: &next, for: nextURL, from: jar)
     }
 }
