@@ -44,7 +44,7 @@ enum HTTPRequestConversion {
                 fields[name] = value
             }
         }
-        return HTTPURLResponse(
+        return NamedHTTPURLResponse(
             url: url,
             statusCode: Int(head.status.code),
             httpVersion: "\(head.version)",
