@@ -39,6 +39,13 @@ extension AnyPublisher where Output == Response, Failure == MoyaError {
         mapResponse { try $0.mapJSON(failsOnEmptyData: failsOnEmptyData) }
     }
 
+    #if canImport(UIKit) || canImport(AppKit)
+    /// Maps each response's data into an image, failing with `MoyaError.imageMapping`.
+    public func mapImage() -> AnyPublisher<Image, MoyaError> {
+        mapResponse { try $0.mapImage() }
+    }
+    #endif
+
     /// Maps each response's data into a string — the whole body, or the string at `keyPath` of
     /// its JSON — failing with `MoyaError.stringMapping`.
     public func mapString(atKeyPath keyPath: String? = nil) -> AnyPublisher<String, MoyaError> {

@@ -36,6 +36,13 @@ extension PrimitiveSequence where Trait == SingleTrait, Element == Response {
         map { try $0.mapJSON(failsOnEmptyData: failsOnEmptyData) }
     }
 
+    #if canImport(UIKit) || canImport(AppKit)
+    /// Maps the response's data into an image, failing with `MoyaError.imageMapping`.
+    public func mapImage() -> Single<Image> {
+        map { try $0.mapImage() }
+    }
+    #endif
+
     /// Maps the response's data into a string — the whole body, or the string at `keyPath` of
     /// its JSON — failing with `MoyaError.stringMapping`.
     public func mapString(atKeyPath keyPath: String? = nil) -> Single<String> {
