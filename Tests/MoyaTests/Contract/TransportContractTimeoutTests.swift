@@ -11,17 +11,19 @@ import Testing
 @Suite("Transport contract: timeouts")
 struct TransportContractTimeoutTests {
     /// `/silent` answers only once `release` is yielded to (the test's end), so a timeout is
-    /// the only way a request to it ends in time; `/trickle` sends a byte every 300 ms, 8 times.
+    /// the only way a request to it ends in time; `/trickle` sends a byte every 300 ms, 8 times
+    /// or `?count=` times.
     private func addRoutes(_ router: Router<BasicRequestContext>, release: AsyncStream<Void>) {
         router.get("silent") { _, _ -> Hummingbird.Response in
             for await _ in release { break }
             return Hummingbird.Response(status: .ok)
         }
-        router.get("trickle") { _, _ in
-            Hummingbird.Response(
+        router.get("trickle") { request, _ in
+            let count = request.uri.queryParameters.get("count", as: Int.self) ?? 8
+            return Hummingbird.Response(
                 status: .ok,
                 body: ResponseBody { writer in
-                    for _ in 0..<8 {
+                    for _ in 0..<count {
                         try await writer.write(ByteBuffer(string: "x"))
                         try await _Concurrency.Task.sleep(for: .milliseconds(300))
                     }
@@ -50,12 +52,21 @@ struct TransportContractTimeoutTests {
         let (release, releaseNow) = AsyncStream<Void>.makeStream()
         defer { releaseNow.finish() }
         try await TestServer.with({ addRoutes($0, release: release) }) { server in
-            // Bytes every 300 ms, well inside the idle timeout; wider under a sanitizer, which slows
-            // the server and the client many times over.
+            // Bytes every 300 ms, a tenth of the idle timeout, so that a busy machine delaying the
+            // server's writes does not make it look silent; the transfer lasts twice the timeout,
+            // so that it fails if bytes did not keep it alive. Wider under a sanitizer, which
+            // slows the server and the client many times over.
             let sanitized = ProcessInfo.processInfo.environment["MOYA_TEST_SANITIZER"] != nil
-            let provider = transport.provider(.init(readTimeout: .seconds(sanitized ? 10 : 2), cookieStorage: nil))
-            let response = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/trickle"))
-            #expect(try response.mapString() == "xxxxxxxx")
+            let idleTimeout: Int64 = sanitized ? 10 : 3
+            let count = Int(idleTimeout) * 2 * 1000 / 300
+            let provider = transport.provider(.init(readTimeout: .seconds(idleTimeout), cookieStorage: nil))
+            let target = DynamicTarget(
+                baseURL: server.baseURL,
+                path: "/trickle",
+                makeTask: { .requestParameters(parameters: ["count": count], encoding: URLEncoding.queryString) }
+            )
+            let response = try await provider.request(target)
+            #expect(try response.mapString() == String(repeating: "x", count: count))
         }
     }
 

@@ -25,15 +25,16 @@ struct RequestDeadlineTests {
                     try await _Concurrency.Task.sleep(for: .seconds(1))
                     return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"tests\""])
                 }
-                try await _Concurrency.Task.sleep(for: .milliseconds(5500 + slack * 1000))
+                try await _Concurrency.Task.sleep(for: .milliseconds(9000 + slack * 1000))
                 return Response(status: .ok)
             }
         }) { server in
-            // The attempts take 1 and 5.5 seconds (plus the slack): alone, each fits in 6 seconds
-            // (plus the slack); together they do not. (Wide margins: the event loops are shared
+            // The attempts take 1 and 9 seconds (plus the slack): alone, each fits in 10 seconds
+            // (plus the slack); together they do not. The first has 9 seconds to spare, for a
+            // loaded machine that is slow to schedule the server. (Wide margins: the event loops are shared
             // with the rest of the suite, and the suite also runs under ThreadSanitizer, many
             // times slower.)
-            let session = Session(configuration: .init(requestTimeout: .seconds(6 + Int64(slack))))
+            let session = Session(configuration: .init(requestTimeout: .seconds(10 + Int64(slack))))
             let credential = URLCredential(user: "moya", password: "secret", persistence: .none)
             let provider = MoyaProvider<DynamicTarget>(
                 session: session,
@@ -43,7 +44,7 @@ struct RequestDeadlineTests {
                 try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/slow-challenge"))
             }
             #expect(error?.code == NSURLErrorTimedOut)
-            #expect(error?.localizedDescription.contains("whole-request timeout of \(6 + slack).0 seconds") == true)
+            #expect(error?.localizedDescription.contains("whole-request timeout of \(10 + slack).0 seconds") == true)
             #expect(attempts.count == 2)
         }
     }
@@ -52,7 +53,7 @@ struct RequestDeadlineTests {
         .timeLimit(.minutes(2)),
         .disabled(
             if: ProcessInfo.processInfo.environment["MOYA_TEST_SANITIZER"] != nil,
-            "its timings (a held connection, 1-second pool waits, a 2.5-second deadline) are the point, and a sanitizer slows them past their margins"
+            "its timings (a held connection, 1-second pool waits, a 4-second deadline) are the point, and a sanitizer slows them past their margins"
         )
     )
     func aRequestQueuedAgainForAConnectionKeepsItsFirstDeadline() async throws {
@@ -60,16 +61,17 @@ struct RequestDeadlineTests {
         try await TestServer.with({ router in
             router.get("hold") { _, _ -> String in
                 arrivedContinuation.yield()
-                try await _Concurrency.Task.sleep(for: .milliseconds(3500))
+                try await _Concurrency.Task.sleep(for: .seconds(7))
                 return "late"
             }
             router.get("fast") { _, _ -> String in "fast" }
         }) { server in
-            // One connection, held for 3.5 seconds by a request without a deadline. The pool gives
-            // up on a waiting request every second, and the session queues it again each time.
+            // One connection, held for 7 seconds by a request without a deadline. The pool gives
+            // up on a waiting request every second, and the session queues it again each time,
+            // until the 4-second deadline (3 seconds before the connection is free).
             var configuration = Session.Configuration(
                 connectTimeout: .seconds(1),
-                requestTimeout: .milliseconds(2500)
+                requestTimeout: .seconds(4)
             )
             configuration.asyncHTTPClient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
             let session = Session(configuration: configuration)
@@ -85,7 +87,7 @@ struct RequestDeadlineTests {
             // A deadline renewed per trip to the pool would never pass before the wait's own
             // limit, which fails the request saying it waited for a connection.
             #expect(error?.code == NSURLErrorTimedOut)
-            #expect(error?.localizedDescription.contains("whole-request timeout of 2.5 seconds") == true)
+            #expect(error?.localizedDescription.contains("whole-request timeout of 4.0 seconds") == true)
             _ = try? await holder.get()
         }
     }
