@@ -32,7 +32,7 @@ for run in $(seq "$runs"); do
     status=0
     scripts/test.sh >"$logs/run-$run.log" 2>&1 || status=$?
     load="$(cut -d' ' -f1-3 /proc/loadavg)"
-    summary="$(grep -E '^(✔|✘) Test run with' "$logs/run-$run.log" | tr '\n' ' ')"
+    summary="$(grep -E '^(✔|✘|━) Test run with' "$logs/run-$run.log" | tr '\n' ' ')"
     echo "run $run: exit $status in $((SECONDS - started))s, load $load; $summary"
     if [ "$status" -ne 0 ]; then
         failed=$((failed + 1))
