@@ -8,6 +8,7 @@ extension RequestLifecycle {
         notifyPlugins: Bool
     ) {
         context.activeRequests?.remove(self)
+        releasePermit(result: nil)
         // Outside the machine's lock: decoding an error body runs the user's decoder.
         guard context.mayDecodeErrorBody, context.streaming == nil else {
             deliver(result, to: subscribers, notifyPlugins: notifyPlugins)

@@ -50,7 +50,11 @@ extension RequestLifecycle {
             }
             credential = requestType.credential
         }
-        let interceptor = ChallengeInterceptor.combining(context.interceptor, credential: credential)
+        var interceptor = ChallengeInterceptor.combining(context.interceptor, credential: credential)
+        // The resilience policies admit each attempt in the adapting step: one is needed.
+        if interceptor == nil, context.resilience?.policies.gatesAttempts == true {
+            interceptor = PassThroughInterceptor()
+        }
         let deadline = context.sessionPolicy.requestTimeout.map { NIODeadline.now() + $0 }
         perform(withMachine { $0.announced(interceptor: interceptor, deadline: deadline, step: step) })
     }

@@ -62,6 +62,7 @@ extension RequestLifecycle {
     /// head with an empty body when its status passes, and with the start of its body (up to
     /// `refusedBodyLimit`) when the target refuses it, as it sees any refused response.
     private func receivedHead(_ result: Result<OpenedStream, MoyaError>, step: Int) {
+        releasePermit(result: result.map(\.head))
         switch result {
         case .failure(let error):
             perform(withMachine { $0.sent(.failure(error), step: step) })
@@ -94,6 +95,7 @@ extension RequestLifecycle {
     /// `didReceive` when the reader is done with the body.
     func handOver(_ head: Response, body: ResponseChunks, to subscribers: StateMachine.Subscribers) {
         context.activeRequests?.remove(self)
+        releasePermit(result: nil)
         let streamed = StreamedResponse(head: head, chunks: observed(body))
         for subscriber in subscribers {
             subscriber.delivery.execute {

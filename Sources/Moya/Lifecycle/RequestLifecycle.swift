@@ -36,6 +36,9 @@ final class RequestLifecycle: Sendable {
         /// Whether the target's type may declare an error body (`DecodableErrorTarget`), so
         /// that the result is looked at for one.
         var mayDecodeErrorBody = false
+        /// The session's resilience policies, which admit each attempt and may refuse a
+        /// retry; `nil` when none is set, and for a stubbed request.
+        var resilience: ResilienceGate? = nil
     }
 
     /// What sets a streamed request apart: its response is handed over at the head.
@@ -59,6 +62,9 @@ final class RequestLifecycle: Sendable {
     let machine: InlineLock<StateMachine>
     /// The stub or the session: the same for every attempt.
     let transport: any StreamTransport
+    /// What the attempt in flight holds of the resilience policies, released once: when the
+    /// transport answers, or when the request ends without sending it.
+    let permit = InlineLock<ResilienceGate.Permit?>(nil)
 
     init(context: Context) {
         self.machine = InlineLock(StateMachine(validation: context.target.validationType))
@@ -166,13 +172,18 @@ final class RequestLifecycle: Sendable {
             prepare(request, step: step)
         case let .announce(request, step):
             announce(request, step: step)
-        case let .adapt(request, interceptor, _, step):
+        case let .adapt(request, interceptor, attempt, step):
             let target = UserValue(context.target)
-            startWork(step: step) {
+            let gate = context.resilience
+            startWork(step: step) { [self] in
                 let adapted: Result<URLRequest, MoyaError>
                 do {
+                    if let gate {
+                        try await admit(request, attempt: attempt, through: gate)
+                    }
                     adapted = .success(try await interceptor.adapt(request, for: target.value))
                 } catch {
+                    releasePermit(result: nil)
                     adapted = .failure(MoyaError.wrapping(error))
                 }
                 let checked = adapted.flatMap(Self.checkingHeaders)
@@ -182,8 +193,12 @@ final class RequestLifecycle: Sendable {
             send(request, deadline: deadline, cancellation: cancellation, step: step)
         case let .decide(sent, interceptor, attempt, result, step):
             let target = UserValue(context.target)
+            let gate = context.resilience
             startWork(step: step) {
-                let decision = await interceptor.retry(sent, for: target.value, attempt: attempt, dueTo: result)
+                var decision = await interceptor.retry(sent, for: target.value, attempt: attempt, dueTo: result)
+                if let gate, decision.retries, !gate.mayRetry(sent, after: result) {
+                    decision = .doNotRetry
+                }
                 let now = NIODeadline.now()
                 return { $0.decided(decision, step: step, now: now) }
             }
@@ -237,6 +252,7 @@ final class RequestLifecycle: Sendable {
             wantsProgress: { [self] in withMachine { $0.hasProgressListeners } },
             progress: { [self] progress in reportProgress(progress) },
             completion: { [self] result in
+                releasePermit(result: result)
                 perform(withMachine { $0.sent(result, step: step) })
             }
         )

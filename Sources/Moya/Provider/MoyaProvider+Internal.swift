@@ -65,7 +65,8 @@ extension MoyaProvider {
             activeRequests: activeRequests,
             policies: policies,
             streaming: streaming,
-            mayDecodeErrorBody: targetsMayDecodeErrorBodies
+            mayDecodeErrorBody: targetsMayDecodeErrorBodies,
+            resilience: stubBehavior == .never ? session.resilience : nil
         )
     }
 }

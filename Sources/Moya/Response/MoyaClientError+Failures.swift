@@ -113,4 +113,40 @@ extension MoyaClientError {
             name: contentType
         )
     }
+
+    /// The breaker for `key` is open until `retryAfter`.
+    static func circuitOpen(key: String, url: URL?, retryAfter: Date) -> MoyaClientError {
+        let seconds = max(0, retryAfter.timeIntervalSinceNow)
+        return MoyaClientError(
+            code: .circuitOpen,
+            description: "The request was not sent: the circuit breaker for \(key) is open after repeated failures; "
+                + "the next trial request is allowed in \(String(format: "%.1f", seconds)) seconds.",
+            url: url,
+            name: key,
+            retryAfter: retryAfter
+        )
+    }
+
+    /// No place for `key` within the concurrency limit, for `reason`.
+    static func concurrencyLimitReached(key: String, url: URL?, reason: String) -> MoyaClientError {
+        MoyaClientError(
+            code: .concurrencyLimitReached,
+            description: "The request was not sent: the concurrency limit for \(key) had no place (\(reason)).",
+            url: url,
+            name: key
+        )
+    }
+
+    /// The rate limit for `key` would hold the request until `retryAfter`, past its maximum wait.
+    static func rateLimited(key: String, url: URL?, retryAfter: Date) -> MoyaClientError {
+        let seconds = max(0, retryAfter.timeIntervalSinceNow)
+        return MoyaClientError(
+            code: .rateLimited,
+            description: "The request was not sent: the rate limit for \(key) would hold it "
+                + "\(String(format: "%.1f", seconds)) seconds, longer than its maximum wait.",
+            url: url,
+            name: key,
+            retryAfter: retryAfter
+        )
+    }
 }

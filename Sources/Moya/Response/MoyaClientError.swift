@@ -63,6 +63,18 @@ public struct MoyaClientError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let eventTooLarge = Code("eventTooLarge")
         /// An event stream was answered with another `Content-Type`; `name` is that type.
         public static let unexpectedContentType = Code("unexpectedContentType")
+
+        // MARK: Refused by a resilience policy, before anything is sent
+
+        /// The host's circuit breaker is open (`CircuitBreaker`); `name` is the policy key,
+        /// `retryAfter` when the next trial request is allowed.
+        public static let circuitOpen = Code("circuitOpen")
+        /// The host's concurrency limit had no place: its line was full, or the request waited
+        /// longer than the limit's `maximumWait` (`ConcurrencyLimit`); `name` is the policy key.
+        public static let concurrencyLimitReached = Code("concurrencyLimitReached")
+        /// The host's rate limit would have held the request longer than its `maximumWait`
+        /// (`RateLimit`); `name` is the policy key, `retryAfter` when it could have gone.
+        public static let rateLimited = Code("rateLimited")
     }
 
     /// What went wrong.
@@ -81,14 +93,25 @@ public struct MoyaClientError: Error, Hashable, Sendable, CustomStringConvertibl
     /// documentation says.
     public let name: String?
 
+    /// When the request could be tried again, for `circuitOpen` and `rateLimited`.
+    public let retryAfter: Date?
+
     /// Creates an error with its code and explanation: how a transport of your own reports a
     /// failure of the same kind as the package's.
-    public init(code: Code, description: String, url: URL? = nil, limit: Int? = nil, name: String? = nil) {
+    public init(
+        code: Code,
+        description: String,
+        url: URL? = nil,
+        limit: Int? = nil,
+        name: String? = nil,
+        retryAfter: Date? = nil
+    ) {
         self.code = code
         self.description = description
         self.url = url
         self.limit = limit
         self.name = name
+        self.retryAfter = retryAfter
     }
 
     /// The same text as `description`.

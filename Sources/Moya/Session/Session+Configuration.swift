@@ -82,6 +82,11 @@ extension Session {
         /// response never carries `Set-Cookie`.
         public var cookieStorage: HTTPCookieStorage?
 
+        /// Retry budget, circuit breaker, concurrency and rate limits for the session's requests,
+        /// their state shared by every provider using the session; none by default (see
+        /// `ResiliencePolicies`).
+        public var resilience = ResiliencePolicies()
+
         /// What only the AsyncHTTPClient transport reads (connection pool, HTTP versions,
         /// decompression, proxies): the transport a session built from this configuration uses
         /// on Linux and every non-Apple platform.

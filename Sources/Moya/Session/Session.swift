@@ -36,6 +36,8 @@ public final class Session: Sendable {
 
     /// What the request lifecycle reads of the session, worked out once.
     let policy: Policy
+    /// The state of the configuration's resilience policies; `nil` when none is set.
+    let resilience: ResilienceGate?
 
     /// `streamTransport` behind the session's cache and cookie storage: assembled once, since
     /// every request uses it unless its target sets a cache policy of its own.
@@ -108,7 +110,10 @@ public final class Session: Sendable {
         configuration: Configuration = Configuration(),
         interceptor: RequestInterceptor? = nil
     ) {
-        let streamTransport = (transport as? any StreamTransport) ?? WholeBodyStreams(base: transport)
+        var streamTransport = (transport as? any StreamTransport) ?? WholeBodyStreams(base: transport)
+        if let coalescing = configuration.resilience.coalescing {
+            streamTransport = CoalescingTransport(base: streamTransport, settings: coalescing)
+        }
         let keepsCookies = transport is URLSessionTransport
         self.configuration = configuration
         self.transport = transport
@@ -125,6 +130,7 @@ public final class Session: Sendable {
             requestTimeout: configuration.requestTimeout,
             hasLogger: configuration.logger != nil
         )
+        self.resilience = ResilienceGate.make(configuration.resilience, logger: configuration.logger)
         // The cache's own failures are warned about through this session's logger.
         configuration.cache?.failures.adopt(configuration.logger)
     }

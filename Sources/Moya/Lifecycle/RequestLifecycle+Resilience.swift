@@ -1,0 +1,44 @@
+import Foundation
+
+extension RequestLifecycle {
+    /// Admits the attempt through the session's resilience policies, before it is adapted and
+    /// sent, and keeps what it holds until the transport answers. A request that finished
+    /// meanwhile (a cancel that came while it waited) gives it back at once.
+    func admit(_ request: URLRequest, attempt: Int, through gate: ResilienceGate) async throws(MoyaError) {
+        guard let admitted = try await gate.admit(request, attempt: attempt) else { return }
+        let stale = permit.withLockedValue { held in
+            defer { held = admitted }
+            return held
+        }
+        // A permit still held belonged to an attempt never answered: given back unjudged.
+        if let stale {
+            gate.release(stale, result: nil)
+        }
+        if withMachine({ $0.isFinished }) {
+            releasePermit(result: nil)
+        }
+    }
+
+    /// Gives back what the attempt in flight holds, judged by `result` (`nil`: never answered).
+    /// Runs once per permit, whoever calls it first.
+    func releasePermit(result: Result<Response, MoyaError>?) {
+        guard let gate = context.resilience else { return }
+        let held = permit.withLockedValue { held in
+            defer { held = nil }
+            return held
+        }
+        if let held {
+            gate.release(held, result: result)
+        }
+    }
+}
+
+extension RetryResult {
+    /// Whether the decision sends another attempt.
+    var retries: Bool {
+        switch self {
+        case .retry, .retryWithDelay: true
+        case .doNotRetry, .doNotRetryWithError: false
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// Runs a session's `ResiliencePolicies` around each attempt: `admit` before it is sent (which
+/// may fail at once, or wait without holding a thread), `release` once the transport answered
+/// or the attempt was dropped, and `mayRetry` when a retrier asks for another attempt.
+///
+/// `State` decides; this type reads the clock, keeps the continuations of requests waiting in a
+/// concurrency limit's line, and sleeps out a rate limit's wait in the caller's task, so that
+/// cancelling the request ends the wait.
+final class ResilienceGate: Sendable {
+    /// What an admitted attempt holds until it is released.
+    struct Permit: Sendable {
+        let key: String
+        let heldPlace: Bool
+        let trial: Bool
+        let admittedAt: Double
+    }
+
+    let policies: ResiliencePolicies
+    let logger: Logger?
+    /// Seconds on a monotonic clock.
+    let clock: @Sendable () -> Double
+    let state: NIOLockedValueBox<State>
+    let line = NIOLockedValueBox(Line())
+
+    init(policies: ResiliencePolicies, logger: Logger?, clock: @escaping @Sendable () -> Double = ResilienceGate.uptime)
+    {
+        self.policies = policies
+        self.logger = logger
+        self.clock = clock
+        self.state = NIOLockedValueBox(State(policies: policies))
+    }
+
+    /// The gate for `policies`, or `nil` when none is set.
+    static func make(_ policies: ResiliencePolicies, logger: Logger?) -> ResilienceGate? {
+        policies.isEmpty ? nil : ResilienceGate(policies: policies, logger: logger, clock: policies.clock)
+    }
+
+    @Sendable static func uptime() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+
+    /// Admits attempt number `attempt` of `request`, waiting for its turn and its place when
+    /// the policies say so; throws the policy's error, or `.cancelled` when the task is
+    /// cancelled while it waits.
+    func admit(_ request: URLRequest, attempt: Int) async throws(MoyaError) -> Permit? {
+        let now = clock()
+        if attempt == 1 {
+            state.withLockedValue { $0.requestStarted(now: now) }
+        }
+        guard policies.gatesAttempts else { return nil }
+        let key = policies.key(request)
+        let waiter = line.withLockedValue { $0.nextID() }
+        let admission = state.withLockedValue { $0.admit(key: key, waiter: waiter, now: now) }
+        switch admission {
+        case .circuitOpen(let retryAt):
+            throw .underlying(
+                MoyaClientError.circuitOpen(key: key, url: request.url, retryAfter: date(of: retryAt)),
+                nil
+            )
+        case .rateLimited(let retryAt):
+            throw .underlying(
+                MoyaClientError.rateLimited(key: key, url: request.url, retryAfter: date(of: retryAt)),
+                nil
+            )
+        case .lineFull:
+            throw .underlying(
+                MoyaClientError.concurrencyLimitReached(key: key, url: request.url, reason: "its waiting line is full"),
+                nil
+            )
+        case let .go(wait, trial, place):
+            let permit = Permit(key: key, heldPlace: place != .unlimited, trial: trial, admittedAt: now)
+            var leftLine = false
+            do {
+                if wait > 0 {
+                    try await _Concurrency.Task.sleep(nanoseconds: UInt64(min(wait, 86_400) * 1e9))
+                }
+                if place == .queued {
+                    // Failing, the wait has taken the waiter out of the line already.
+                    leftLine = true
+                    try await waitForPlace(key: key, waiter: waiter, url: request.url)
+                }
+            } catch {
+                // Cancelled while sleeping out its turn, a waiter leaves the line it stands in,
+                // unless it was given a place meanwhile, which it then gives back.
+                let holds = place == .held || (place == .queued && !leftLine && !abandonLine(key: key, waiter: waiter))
+                release(permit.holding(holds), result: nil)
+                throw MoyaError.wrapping(error)
+            }
+            return permit
+        }
+    }
+
+    /// The attempt holding `permit` ended with `result`, or `nil` when it was never answered.
+    func release(_ permit: Permit, result: Result<Response, MoyaError>?) {
+        let now = clock()
+        var outcome: CircuitBreaker.StateMachine.Outcome?
+        var pause: Double?
+        if let result, !Self.isCancel(result) {
+            if let breaker = policies.circuitBreaker {
+                outcome = breaker.isFailure(result) ? .failure : .success
+            }
+            if policies.rateLimit != nil, let response = Self.response(of: result) {
+                pause = RateLimitHints.pause(after: response)
+            }
+        }
+        let next = state.withLockedValue { state in
+            state.release(
+                key: permit.key,
+                heldPlace: permit.heldPlace,
+                trial: permit.trial,
+                outcome: outcome,
+                duration: now - permit.admittedAt,
+                pause: pause,
+                now: now
+            )
+        }
+        if let next {
+            grantPlace(to: next)
+        }
+    }
+
+    /// Whether the budget allows another attempt after `result`; says once, on the logger,
+    /// why a request was not retried.
+    func mayRetry(_ request: URLRequest, after result: Result<Response, MoyaError>) -> Bool {
+        guard policies.retryBudget != nil else { return true }
+        let now = clock()
+        guard state.withLockedValue({ $0.mayRetry(now: now) }) else {
+            logger?.notice(
+                "Not retried: the session's retry budget is spent; the request fails with its last outcome",
+                metadata: ["url": "\(request.url.map(URLRedaction.hidingPassword)?.absoluteString ?? "")"]
+            )
+            return false
+        }
+        return true
+    }
+
+    private func date(of instant: Double) -> Date {
+        Date(timeIntervalSinceNow: instant - clock())
+    }
+
+    private static func isCancel(_ result: Result<Response, MoyaError>) -> Bool {
+        if case .failure(let error) = result {
+            return error.isCancellation
+        }
+        return false
+    }
+
+    private static func response(of result: Result<Response, MoyaError>) -> Response? {
+        switch result {
+        case .success(let response): response
+        case .failure(let error): error.response
+        }
+    }
+}
+
+extension ResilienceGate.Permit {
+    /// The permit, holding a place or not.
+    func holding(_ place: Bool) -> ResilienceGate.Permit {
+        ResilienceGate.Permit(key: key, heldPlace: place, trial: trial, admittedAt: admittedAt)
+    }
+}

@@ -1,0 +1,76 @@
+import Testing
+
+@testable import Moya
+
+/// The gate's bookkeeping alone: the order of the checks, and memory that stays bounded
+/// whatever the number of hosts.
+@Suite("Resilience gate: state")
+struct ResilienceGateStateTests {
+    private let all = ResiliencePolicies(
+        circuitBreaker: CircuitBreaker(windowSize: 2, minimumCalls: 2, openDuration: 10, halfOpenTrials: 2),
+        concurrencyLimit: ConcurrencyLimit(maximumConcurrentRequests: 1, maximumQueueLength: 0),
+        rateLimit: RateLimit(requestsPerSecond: 1, burst: 5)
+    )
+
+    @Test func anIdleHostsStateIsDroppedAndABusyOneKept() {
+        var state = ResilienceGate.State(policies: all, idleAfter: 60)
+        for index in 0..<300 {
+            let key = "http://host-\(index):80"
+            _ = state.admit(key: key, waiter: index, now: 0)
+            _ = state.release(
+                key: key,
+                heldPlace: true,
+                trial: false,
+                outcome: .success,
+                duration: 0,
+                pause: nil,
+                now: 0
+            )
+        }
+        _ = state.admit(key: "busy", waiter: 1000, now: 100)
+        #expect(state.hosts.count == 301)
+        // The next sweep, 256 admissions on, drops every host idle for a minute.
+        for index in 0..<257 {
+            _ = state.admit(key: "busy", waiter: 2000 + index, now: 200)
+        }
+        #expect(Set(state.hosts.keys) == ["busy"])
+    }
+
+    @Test func anOpenBreakerRefusesBeforeTheRateLimitTakesATurn() {
+        var state = ResilienceGate.State(policies: all)
+        for waiter in 0..<2 {
+            #expect(state.admit(key: "k", waiter: waiter, now: 0) == .go(wait: 0, trial: false, place: .held))
+            _ = state.release(
+                key: "k",
+                heldPlace: true,
+                trial: false,
+                outcome: .failure,
+                duration: 0,
+                pause: nil,
+                now: 0
+            )
+        }
+        #expect(state.admit(key: "k", waiter: 2, now: 1) == .circuitOpen(retryAt: 10))
+    }
+
+    @Test func aFullLineGivesTheBreakersTrialBack() {
+        var state = ResilienceGate.State(policies: all)
+        for waiter in 0..<2 {
+            _ = state.admit(key: "k", waiter: waiter, now: 0)
+            _ = state.release(
+                key: "k",
+                heldPlace: true,
+                trial: false,
+                outcome: .failure,
+                duration: 0,
+                pause: nil,
+                now: 0
+            )
+        }
+        #expect(state.admit(key: "k", waiter: 2, now: 10) == .go(wait: 0, trial: true, place: .held))
+        #expect(state.admit(key: "k", waiter: 3, now: 10) == .lineFull)
+        // The refused request gave its trial place back: the second trial is still to come.
+        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, pause: nil, now: 11)
+        #expect(state.admit(key: "k", waiter: 4, now: 11) == .go(wait: 0, trial: true, place: .held))
+    }
+}
