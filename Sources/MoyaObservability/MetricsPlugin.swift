@@ -12,6 +12,9 @@ import NIOConcurrencyHelpers
 /// - `moya_cache_requests_total`, a counter of the requests an `HTTPCache` took part in, by
 ///   `result`: `hit`, `miss`, `revalidated`, `stale` (served after a network failure) or
 ///   `unsatisfiable` (`only-if-cached` with nothing stored).
+/// - `moya_resilience_rejections_total`, a counter of the requests a session's resilience
+///   policy refused before sending, by `policy`: `circuitOpen`, `rateLimited` or
+///   `concurrencyLimitReached` (see `ResiliencePolicies`).
 /// - `moya_cache_failures_total`, a counter of the failures of the session's `HTTPCache`'s own
 ///   storage, by `kind`: `write`, `read` or `damagedEntry` (see `HTTPCache.Failure`). The
 ///   provider hands its session's cache to the plugin when it is made.
@@ -58,6 +61,14 @@ public final class MetricsPlugin: PluginType, CacheFailureObserver, Sendable {
             factory: factory
         )
         .increment()
+        if let policy = Self.rejectingPolicy(of: result) {
+            Counter(
+                label: "moya_resilience_rejections_total",
+                dimensions: dimensions + [("policy", policy)],
+                factory: factory
+            )
+            .increment()
+        }
         if let cacheResult = Self.cacheResult(of: result) {
             Counter(
                 label: "moya_cache_requests_total",
@@ -101,6 +112,15 @@ public final class MetricsPlugin: PluginType, CacheFailureObserver, Sendable {
         case .staleIfError: return "stale"
         case .unsatisfiable: return "unsatisfiable"
         case .network, nil: return nil
+        }
+    }
+
+    /// The resilience policy that refused the request, if one did.
+    static func rejectingPolicy(of result: Result<Response, MoyaError>) -> String? {
+        guard case .failure(let error) = result, let code = error.clientError?.code else { return nil }
+        switch code {
+        case .circuitOpen, .rateLimited, .concurrencyLimitReached: return code.description
+        default: return nil
         }
     }
 

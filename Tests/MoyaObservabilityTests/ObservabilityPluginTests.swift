@@ -110,6 +110,28 @@ struct ObservabilityPluginTests {
         #expect(inFlight.values.max() == 1)
     }
 
+    @Test func aRequestAnOpenCircuitBreakerRefusesIsCountedAsARejection() async throws {
+        let metrics = TestMetrics()
+        try await TestServer.with({ addRoutes($0, headers: NIOLockedValueBox([:])) }) { server in
+            var configuration = Session.Configuration(cookieStorage: nil)
+            configuration.resilience.circuitBreaker = CircuitBreaker(windowSize: 1, minimumCalls: 1)
+            let provider = MoyaProvider<ObservedAPI>(
+                session: Session(configuration: configuration),
+                plugins: [MetricsPlugin(factory: metrics)]
+            )
+            _ = try await provider.request(.broken(baseURL: server.baseURL))
+            _ = try? await provider.request(.broken(baseURL: server.baseURL))
+        }
+        let broken = [("target", "ObservedAPI.broken"), ("method", "GET")]
+        let rejections = try metrics.expectCounter(
+            "moya_resilience_rejections_total",
+            broken + [("policy", "circuitOpen")]
+        )
+        #expect(rejections.totalValue == 1)
+        #expect(try metrics.expectCounter("moya_requests_total", broken + [("status_class", "5xx")]).totalValue == 1)
+        #expect(try metrics.expectCounter("moya_requests_total", broken + [("status_class", "error")]).totalValue == 1)
+    }
+
     @Test func aRequestCancelledBeforeSendingLeavesTheInFlightMeterAlone() async {
         let metrics = TestMetrics()
         let provider = MoyaProvider<ObservedAPI>(
