@@ -46,7 +46,7 @@ import Testing
             duration: .milliseconds(3_240)
         )
 
-        #expect(report.summary == "12 of 12 steps succeeded in 3.2 s.")
+        #expect(report.summary == "13 of 13 steps succeeded in 3.2 s.")
     }
 
     @Test func headingShowsTitleExplanationAndCode() async {

@@ -23,7 +23,7 @@ import Testing
     @Test func everyStepHasADistinctName() {
         let names = DemoSteps.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 12)
+        #expect(names.count == 13)
     }
 
     @Test func loggerShowsTheAuthorizationHeaderRedacted() async throws {
@@ -40,6 +40,15 @@ import Testing
         #expect(captured.contains("attempt 1: 503, retrying in 0.10 s"))
         #expect(captured.contains("attempt 2: 503, retrying in 0.20 s"))
         #expect(captured.contains("attempt 3: 200, done"))
+    }
+
+    @Test func theBreakerOpensAfterFourFailuresRefusesUnsentAndATrialClosesIt() async throws {
+        let captured = try await run(DemoSteps.resilience)
+
+        #expect(captured.contains("call 4: 503"))
+        #expect(captured.contains("call 5: refused at once, unsent (circuit open)"))
+        #expect(captured.contains("a trial: 200; the breaker is closed"))
+        #expect(captured.contains("the server saw 5 requests of 6 calls"))
     }
 
     @Test func refreshHappensOnceForThreeConcurrentRequests() async throws {

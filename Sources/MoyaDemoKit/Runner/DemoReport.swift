@@ -20,7 +20,7 @@ public struct DemoReport: Sendable {
         !outcomes.contains { if case .failed = $0.outcome { true } else { false } }
     }
 
-    /// `12 of 12 steps succeeded in 3.2 s.`, naming skipped and failed steps when there are any.
+    /// `13 of 13 steps succeeded in 3.2 s.`, naming skipped and failed steps when there are any.
     public var summary: String {
         let ran = outcomes.filter { $0.outcome != .skipped }
         let passed = ran.filter { $0.outcome == .succeeded }.count

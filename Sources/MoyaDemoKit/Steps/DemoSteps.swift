@@ -10,6 +10,7 @@ public enum DemoSteps {
         upload,
         download,
         retry,
+        resilience,
         refresh,
         stubbing,
         asyncCombine,
