@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // The outage benchmark's upstream.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -63,6 +66,17 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             path: "Profiles/GETProfile"
+        ),
+        // Callers against an upstream that fails and recovers, with and without the resilience policies.
+        .executableTarget(
+            name: "OutageProfile",
+            dependencies: [
+                .product(name: "Moya", package: rootPackage),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Profiles/OutageProfile"
         ),
     ],
     swiftLanguageModes: [.v6]
