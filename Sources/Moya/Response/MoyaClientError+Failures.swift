@@ -116,11 +116,10 @@ extension MoyaClientError {
 
     /// The breaker for `key` is open until `retryAfter`.
     static func circuitOpen(key: String, url: URL?, retryAfter: Date) -> MoyaClientError {
-        let seconds = max(0, retryAfter.timeIntervalSinceNow)
-        return MoyaClientError(
+        MoyaClientError(
             code: .circuitOpen,
             description: "The request was not sent: the circuit breaker for \(key) is open after repeated failures; "
-                + "the next trial request is allowed in \(String(format: "%.1f", seconds)) seconds.",
+                + "the next trial request is allowed in \(secondsUntil(retryAfter)) seconds.",
             url: url,
             name: key,
             retryAfter: retryAfter
@@ -139,14 +138,18 @@ extension MoyaClientError {
 
     /// The rate limit for `key` would hold the request until `retryAfter`, past its maximum wait.
     static func rateLimited(key: String, url: URL?, retryAfter: Date) -> MoyaClientError {
-        let seconds = max(0, retryAfter.timeIntervalSinceNow)
-        return MoyaClientError(
+        MoyaClientError(
             code: .rateLimited,
             description: "The request was not sent: the rate limit for \(key) would hold it "
-                + "\(String(format: "%.1f", seconds)) seconds, longer than its maximum wait.",
+                + "\(secondsUntil(retryAfter)) seconds, longer than its maximum wait.",
             url: url,
             name: key,
             retryAfter: retryAfter
         )
+    }
+
+    /// The seconds from now until `date`, to a tenth, for a description.
+    private static func secondsUntil(_ date: Date) -> String {
+        String(format: "%.1f", max(0, date.timeIntervalSinceNow))
     }
 }

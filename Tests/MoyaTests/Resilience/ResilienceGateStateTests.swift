@@ -36,25 +36,8 @@ struct ResilienceGateStateTests {
         #expect(Set(state.hosts.keys) == ["busy"])
     }
 
-    @Test func anOpenBreakerRefusesBeforeTheRateLimitTakesATurn() {
-        var state = ResilienceGate.State(policies: all)
-        for waiter in 0..<2 {
-            #expect(state.admit(key: "k", waiter: waiter, now: 0) == .go(wait: 0, trial: false, place: .held))
-            _ = state.release(
-                key: "k",
-                heldPlace: true,
-                trial: false,
-                outcome: .failure,
-                duration: 0,
-                pause: nil,
-                now: 0
-            )
-        }
-        #expect(state.admit(key: "k", waiter: 2, now: 1) == .circuitOpen(retryAt: 10))
-    }
-
-    @Test func aFullLineGivesTheBreakersTrialBack() {
-        var state = ResilienceGate.State(policies: all)
+    /// Two failed calls to `k` at time 0: the breaker opens until 10.
+    private func openBreaker(_ state: inout ResilienceGate.State) {
         for waiter in 0..<2 {
             _ = state.admit(key: "k", waiter: waiter, now: 0)
             _ = state.release(
@@ -67,6 +50,21 @@ struct ResilienceGateStateTests {
                 now: 0
             )
         }
+    }
+
+    @Test func anOpenBreakerRefusesBeforeTheRateLimitTakesATurn() {
+        var state = ResilienceGate.State(policies: all)
+        openBreaker(&state)
+        for waiter in 2..<40 {
+            #expect(state.admit(key: "k", waiter: waiter, now: 1) == .circuitOpen(retryAt: 10))
+        }
+        // Had the 38 refusals taken turns at one a second, this one would wait half a minute.
+        #expect(state.admit(key: "k", waiter: 40, now: 10) == .go(wait: 0, trial: true, place: .held))
+    }
+
+    @Test func aFullLineGivesTheBreakersTrialBack() {
+        var state = ResilienceGate.State(policies: all)
+        openBreaker(&state)
         #expect(state.admit(key: "k", waiter: 2, now: 10) == .go(wait: 0, trial: true, place: .held))
         #expect(state.admit(key: "k", waiter: 3, now: 10) == .lineFull)
         // The refused request gave its trial place back: the second trial is still to come.
