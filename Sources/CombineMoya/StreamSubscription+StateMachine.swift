@@ -5,17 +5,21 @@ import OpenCombine
 #endif
 
 extension StreamSubscription {
-    /// The rules of a subscription to a stream: it starts on the first demand, hands each value
-    /// over only against demand (so a slow subscriber slows the stream), and ends once.
-    /// `Waiter` is what the stream's task waits for demand with.
+    /// The rules of a subscription to a stream: it starts on the first demand once the
+    /// subscriber holds the subscription (Combine's contract: no value before
+    /// `receive(subscription:)` returns, and the first demand is often asked from inside it),
+    /// hands each value over only against demand (so a slow subscriber slows the stream), and
+    /// ends once. `Waiter` is what the stream's task waits for demand with.
     struct StateMachine<Waiter> {
         private enum State {
+            /// `receive(subscription:)` has not returned yet: demand is kept for later.
+            case handingOver(demand: Subscribers.Demand)
             case idle(demand: Subscribers.Demand)
             case running(demand: Subscribers.Demand, waiter: Waiter?)
             case finished
         }
 
-        private var state = State.idle(demand: .none)
+        private var state = State.handingOver(demand: .none)
 
         /// What to do after the subscriber asked for more.
         enum RequestAction {
@@ -28,6 +32,9 @@ extension StreamSubscription {
 
         mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
             switch state {
+            case .handingOver(let current):
+                state = .handingOver(demand: current + demand)
+                return .none
             case .idle(let current):
                 state = .running(demand: current + demand, waiter: nil)
                 return demand > .none ? .start : .none
@@ -40,6 +47,13 @@ extension StreamSubscription {
             case .finished:
                 return .none
             }
+        }
+
+        /// `receive(subscription:)` returned: a demand asked meanwhile starts the stream now.
+        mutating func handedOver() -> RequestAction {
+            guard case .handingOver(let demand) = state else { return .none }
+            state = .idle(demand: .none)
+            return demand > .none ? request(demand) : .none
         }
 
         /// What the stream does with its next value.
@@ -59,7 +73,7 @@ extension StreamSubscription {
                 return .send
             case .running:
                 return .wait
-            case .idle, .finished:
+            case .handingOver, .idle, .finished:
                 return .stop
             }
         }
@@ -74,7 +88,7 @@ extension StreamSubscription {
             case .running(let demand, _):
                 state = .running(demand: demand, waiter: waiter)
                 return .wait
-            case .idle, .finished:
+            case .handingOver, .idle, .finished:
                 return .stop
             }
         }
@@ -86,7 +100,7 @@ extension StreamSubscription {
             case .running(_, let waiter):
                 state = .finished
                 return (waiter, true)
-            case .idle:
+            case .handingOver, .idle:
                 state = .finished
                 return (nil, true)
             case .finished:

@@ -19,7 +19,9 @@ struct StreamPublisher<Output: Sendable>: Publisher {
 
     func receive<Downstream: Subscriber>(subscriber: Downstream)
     where Downstream.Input == Output, Downstream.Failure == MoyaError {
-        subscriber.receive(subscription: StreamSubscription<Output>(subscriber: AnySubscriber(subscriber), run: run))
+        let subscription = StreamSubscription<Output>(subscriber: AnySubscriber(subscriber), run: run)
+        subscriber.receive(subscription: subscription)
+        subscription.didHandOver()
     }
 }
 
@@ -51,7 +53,16 @@ final class StreamSubscription<Output: Sendable>: Subscription, @unchecked Senda
     var combineIdentifier: CombineIdentifier { CombineIdentifier(self) }
 
     func request(_ demand: Subscribers.Demand) {
-        switch machine.withLockedValue({ $0.request(demand) }) {
+        perform(machine.withLockedValue { $0.request(demand) })
+    }
+
+    /// The subscriber's `receive(subscription:)` returned: the stream may start.
+    func didHandOver() {
+        perform(machine.withLockedValue { $0.handedOver() })
+    }
+
+    private func perform(_ action: Machine.RequestAction) {
+        switch action {
         case .none:
             break
         case .start:
