@@ -11,8 +11,13 @@ import Foundation
 /// ```swift
 /// catch MoyaError.underlying(let error as MoyaClientError, _) where error.code == .bodyTooLarge {
 ///     // the body was larger than the limit given to collect(upTo:)
+/// } catch {
+///     // everything else
 /// }
 /// ```
+///
+/// Keep a last `catch` after such a clause: Swift 6.3 fails to compile a `do` around the async
+/// API (`throws(MoyaError)`) whose pattern clauses leave errors to an enclosing `catch`.
 ///
 /// Its `description` names what was refused and what to do; `url`, `limit` and `name` carry
 /// the facts a program may act on, where the code has them.
