@@ -28,14 +28,8 @@ struct CookieTransport: StreamTransport {
             return
         }
         var storing = events
-        storing.completion = { [jar, logger] result in
-            let response = Self.response(of: result)
-            let fields = Self.setCookieFields(of: response)
-            guard !fields.isEmpty else { return events.completion(result) }
-            let origin = Self.origin(of: response, requestURL: url)
-            jar.store(fields: fields, from: origin, logger: logger) {
-                events.completion(result)
-            }
+        storing.completion = { [self] result in
+            storeCookies(of: result, requestURL: url) { events.completion(result) }
         }
         base.send(withCookies(exchange, for: url), events: storing)
     }
@@ -46,15 +40,23 @@ struct CookieTransport: StreamTransport {
             return
         }
         var storing = events
-        storing.head = { [jar, logger] result in
-            let response = Self.response(of: result.map(\.head))
-            let fields = Self.setCookieFields(of: response)
-            guard !fields.isEmpty else { return events.head(result) }
-            jar.store(fields: fields, from: Self.origin(of: response, requestURL: url), logger: logger) {
-                events.head(result)
-            }
+        storing.head = { [self] result in
+            storeCookies(of: result.map(\.head), requestURL: url) { events.head(result) }
         }
         base.open(withCookies(exchange, for: url), events: storing)
+    }
+
+    /// Stores the cookies the response of `result` sets, then runs `next`: at once when it sets
+    /// none, else once the jar has written them.
+    private func storeCookies(
+        of result: Result<Response, MoyaError>,
+        requestURL url: URL,
+        then next: @escaping @Sendable () -> Void
+    ) {
+        let response = Self.response(of: result)
+        let fields = Self.setCookieFields(of: response)
+        guard !fields.isEmpty else { return next() }
+        jar.store(fields: fields, from: Self.origin(of: response, requestURL: url), logger: logger, written: next)
     }
 
     /// The exchange with the stored cookies for `url` in a `Cookie` header, unless the request

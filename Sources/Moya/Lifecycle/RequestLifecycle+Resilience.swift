@@ -6,14 +6,8 @@ extension RequestLifecycle {
     /// meanwhile (a cancel that came while it waited) gives it back at once.
     func admit(_ request: URLRequest, attempt: Int, through gate: ResilienceGate) async throws(MoyaError) {
         guard let admitted = try await gate.admit(request, attempt: attempt) else { return }
-        let stale = permit.withLockedValue { held in
-            defer { held = admitted }
-            return held
-        }
-        // A permit still held belonged to an attempt never answered: given back unjudged.
-        if let stale {
-            gate.release(stale, result: nil)
-        }
+        // Nothing is held here: the attempt before gave its permit back when it was answered.
+        permit.withLockedValue { $0 = admitted }
         if withMachine({ $0.isFinished }) {
             releasePermit(result: nil)
         }

@@ -48,11 +48,18 @@ extension ResilienceGate {
         private var budget: RetryBudget.StateMachine?
         /// Counted down to the next sweep of idle keys.
         private var untilSweep = 0
+        private var lastWaiter = 0
 
         init(policies: ResiliencePolicies, idleAfter: Double = 60) {
             self.policies = policies
             self.idleAfter = idleAfter
             self.budget = policies.retryBudget.map { RetryBudget.StateMachine(settings: $0) }
+        }
+
+        /// A new id for an attempt that may have to wait in a concurrency limit's line.
+        mutating func nextWaiter() -> Int {
+            lastWaiter &+= 1
+            return lastWaiter
         }
 
         /// A request's first attempt was started: the budget counts it.

@@ -11,15 +11,9 @@ extension ResilienceGate {
             case failed(MoyaError)
         }
 
-        private var next = 0
         private var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
         /// Outcomes that came before their waiter suspended.
         private var early: [Int: Outcome] = [:]
-
-        mutating func nextID() -> Int {
-            next &+= 1
-            return next
-        }
 
         /// Waiter `id` suspends with `continuation`: the outcome it is resumed with now, if
         /// one came first.

@@ -48,13 +48,18 @@ final class ResilienceGate: Sendable {
     /// cancelled while it waits.
     func admit(_ request: URLRequest, attempt: Int) async throws(MoyaError) -> Permit? {
         let now = clock()
-        if attempt == 1 {
-            state.withLockedValue { $0.requestStarted(now: now) }
+        let gates = policies.gatesAttempts
+        let key = gates ? policies.key(request) : ""
+        // One lock for the budget's count and the admission: this runs for every attempt.
+        let admitted = state.withLockedValue { state -> (waiter: Int, admission: State.Admission)? in
+            if attempt == 1 {
+                state.requestStarted(now: now)
+            }
+            guard gates else { return nil }
+            let waiter = state.nextWaiter()
+            return (waiter, state.admit(key: key, waiter: waiter, now: now))
         }
-        guard policies.gatesAttempts else { return nil }
-        let key = policies.key(request)
-        let waiter = line.withLockedValue { $0.nextID() }
-        let admission = state.withLockedValue { $0.admit(key: key, waiter: waiter, now: now) }
+        guard let (waiter, admission) = admitted else { return nil }
         switch admission {
         case .circuitOpen(let retryAt):
             throw .underlying(
