@@ -16,7 +16,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        // The generated client of OpenAPI/openapi.yaml, on its own AsyncHTTPClient transport
+        // The generated client of Shared/BenchmarkAPI/openapi.yaml, on its own AsyncHTTPClient transport
         // and on MoyaTransport.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
@@ -31,6 +31,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Moya", package: rootPackage),
                 .product(name: "MoyaOpenAPI", package: rootPackage),
+                "BenchmarkAPI",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -46,12 +47,34 @@ let package = Package(
             ],
             path: "Benchmarks/MoyaBenchmarks",
             // The generator's input, kept beside the code generated from it.
-            exclude: ["OpenAPI/openapi.yaml", "OpenAPI/openapi-generator-config.yaml"],
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
         // The stubbed request alone, for valgrind's callgrind (see the README's profile notes).
+        // The client swift-openapi-generator made from the benchmark server's two routes, with
+        // `package` access so that the suite and the profiles share it.
+        .target(
+            name: "BenchmarkAPI",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Shared/BenchmarkAPI",
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"]
+        ),
+        .executableTarget(
+            name: "OpenAPIProfile",
+            dependencies: [
+                "BenchmarkAPI",
+                .product(name: "Moya", package: rootPackage),
+                .product(name: "MoyaOpenAPI", package: rootPackage),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            path: "Profiles/OpenAPIProfile"
+        ),
         .executableTarget(
             name: "StubProfile",
             dependencies: [.product(name: "Moya", package: rootPackage)],

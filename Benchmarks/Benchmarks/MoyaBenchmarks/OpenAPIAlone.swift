@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BenchmarkAPI
 import Foundation
 import Moya
 import MoyaOpenAPI
@@ -71,7 +72,7 @@ struct URLSessionPeer: PeerClient {
     }
 }
 
-/// The client swift-openapi-generator made from `OpenAPI/openapi.yaml`, used as its users use
+/// The client swift-openapi-generator made from `Shared/BenchmarkAPI/openapi.yaml`, used as its users use
 /// it: `getJSON` decodes the nine records of `GET /json`, `postJSON` encodes the records of the
 /// 64 KB body on every call and decodes `{"ok":true}`.
 ///

@@ -23,7 +23,13 @@
 // its own awaited through its `value`: the ways a transfer on the async API could be stopped
 // from outside the task that awaits it (cancelling that task).
 // `moya-callback` and `ahc-callback` chain requests through callbacks on a serial queue, as the
-// benchmark's callback rows do. `floor` is the least any pipeline on Moya's types could cost: the
+// benchmark's callback rows do. `ahc-headers` and `ahc-callback-headers` are `ahc` and
+// `ahc-callback` sending the session's default headers, as Moya does: the fair baselines of
+// `Benchmarks/instructions.sh`. `moya-plugin` and `moya-callback-plugin` add one plugin that does
+// nothing, for what a plugin costs.
+//
+// The main thread waits on a semaphore instead of an async `main`: valgrind 3.19 crashes when an
+// async `main` returns, and its counts are lost. `floor` is the least any pipeline on Moya's types could cost: the
 // endpoint and its `URLRequest` made, AsyncHTTPClient's async API awaited in the caller's own
 // task, a `Response` made, and nothing else (no plugin, lifecycle, idle timeout or cancel from
 // outside the task); `floor-no-urlrequest` skips the `URLRequest`, which Moya's API does not allow.
@@ -75,22 +81,54 @@ let session =
     } else {
         Session()
     }
-let provider =
-    mode == "moya-stub"
-    ? MoyaProvider<JSONAPI>(stubClosure: MoyaProvider.immediatelyStub, session: session)
-    : MoyaProvider<JSONAPI>(session: session)
+/// The headers Moya's default session adds to every request, sent by the `-headers` baselines.
+/// Set before the loops start: a global of this file is set when the main thread reaches it.
+let defaultHeaders = Session.Configuration.defaultHeaders
+/// A plugin that does nothing: what a provider pays for having one.
+struct NoOpPlugin: PluginType {}
 
+let provider =
+    if mode == "moya-stub" {
+        MoyaProvider<JSONAPI>(stubClosure: MoyaProvider.immediatelyStub, session: session)
+    } else if mode.hasSuffix("-plugin") {
+        MoyaProvider<JSONAPI>(session: session, plugins: [NoOpPlugin()])
+    } else {
+        MoyaProvider<JSONAPI>(session: session)
+    }
+
+/// What the loops found, handed from the task that runs them to the main thread.
+final class Outcome: @unchecked Sendable {
+    // `@unchecked Sendable`: written once by the task before it signals `done`, read by the main
+    // thread only after `done` was signalled; the semaphore orders the two.
+    var bytes: Result<Int, any Error> = .success(0)
+    let done = DispatchSemaphore(value: 0)
+}
+let outcome = Outcome()
 // Off the main actor, as the benchmark runs; the globals of this file belong to the main actor,
 // so the loop captures them first.
-let bytes = try await _Concurrency.Task.detached { [mode, url, count, concurrency, provider, session] in
-    try await withThrowingTaskGroup(of: Int.self) { group in
-        for _ in 0..<concurrency {
-            group.addTask { try await run(mode, url, count / concurrency, provider, session) }
-        }
-        return try await group.reduce(0, +)
+_Concurrency.Task.detached { [mode, url, count, concurrency, provider, session, outcome] in
+    do {
+        outcome.bytes = .success(
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<concurrency {
+                    group.addTask { try await run(mode, url, count / concurrency, provider, session) }
+                }
+                return try await group.reduce(0, +)
+            }
+        )
+    } catch {
+        outcome.bytes = .failure(error)
     }
-}.value
-print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
+    outcome.done.signal()
+}
+outcome.done.wait()
+switch outcome.bytes {
+case .success(let bytes):
+    print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
+case .failure(let error):
+    print("\(mode) failed: \(error)")
+    exit(1)
+}
 
 /// One loop of requests, one after the other.
 @Sendable func run(
@@ -102,7 +140,7 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
 )
     async throws -> Int
 {
-    if mode == "moya-callback" || mode == "ahc-callback" {
+    if mode.hasPrefix("moya-callback") || mode.hasPrefix("ahc-callback") {
         return await withCheckedContinuation { continuation in
             callbackChain(mode, url, count, provider, session, queue: DispatchQueue(label: "callbacks"), bytes: 0) {
                 continuation.resume(returning: $0)
@@ -111,7 +149,7 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
     }
     var bytes = 0
     for _ in 0..<count {
-        if mode == "moya" || mode == "moya-304" || mode == "moya-hit" || mode == "moya-stub" {
+        if mode == "moya" || mode == "moya-304" || mode == "moya-hit" || mode == "moya-stub" || mode == "moya-plugin" {
             bytes += try await provider.request(JSONAPI(baseURL: url)).data.count
         } else if mode == "moya-post" {
             bytes += try await provider.request(JSONAPI(baseURL: url, body: postBody)).data.count
@@ -148,7 +186,8 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
                 }
             }
         } else {
-            bytes += try await asyncTransfer(asyncRequest(url, post: false), session)
+            let headers = mode == "ahc-headers" ? defaultHeaders : [:]
+            bytes += try await asyncTransfer(asyncRequest(url, post: false, headers: headers), session)
         }
     }
     return bytes
@@ -178,14 +217,14 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
     let next: @Sendable (Int) -> Void = { count in
         callbackChain(mode, url, remaining - 1, provider, session, queue: queue, bytes: bytes + count, done: done)
     }
-    if mode == "moya-callback" {
+    if mode.hasPrefix("moya-callback") {
         provider.request(JSONAPI(baseURL: url), callbackQueue: queue) { result in
             next((try? result.get().data.count) ?? 0)
         }
     } else {
         let request: HTTPClient.Request
         do {
-            request = try futureRequest(url, post: false)
+            request = try futureRequest(url, post: false, headers: mode == "ahc-callback-headers" ? defaultHeaders : [:])
         } catch {
             return done(bytes)
         }
@@ -196,16 +235,25 @@ print("\(count) GETs (\(mode), \(concurrency) at a time), \(bytes) bytes")
 }
 
 /// The request for AsyncHTTPClient's delegate API: the benchmark's GET, or its 64 KB `POST`.
-@Sendable func futureRequest(_ url: URL, post: Bool) throws -> HTTPClient.Request {
-    guard post else { return try HTTPClient.Request(url: url) }
+@Sendable func futureRequest(_ url: URL, post: Bool, headers: [String: String] = [:]) throws -> HTTPClient.Request {
+    guard post else {
+        var request = try HTTPClient.Request(url: url)
+        for (name, value) in headers {
+            request.headers.add(name: name, value: value)
+        }
+        return request
+    }
     var request = try HTTPClient.Request(url: url, method: .POST, body: .bytes(postBody))
     request.headers.add(name: "Content-Type", value: "application/json")
     return request
 }
 
 /// The request for AsyncHTTPClient's async API: the benchmark's GET, or its 64 KB `POST`.
-@Sendable func asyncRequest(_ url: URL, post: Bool) -> HTTPClientRequest {
+@Sendable func asyncRequest(_ url: URL, post: Bool, headers: [String: String] = [:]) -> HTTPClientRequest {
     var request = HTTPClientRequest(url: url.absoluteString)
+    for (name, value) in headers {
+        request.headers.add(name: name, value: value)
+    }
     if post {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

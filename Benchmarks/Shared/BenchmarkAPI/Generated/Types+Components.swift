@@ -9,7 +9,5 @@
 import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
-extension Components {
-    /// Types generated from the `#/components/headers` section of the OpenAPI document.
-    internal enum Headers {}
-}
+/// Types generated from the components section of the OpenAPI document.
+package enum Components {}

@@ -9,5 +9,7 @@
 import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
-/// Types generated from the components section of the OpenAPI document.
-internal enum Components {}
+extension Components {
+    /// Types generated from the `#/components/parameters` section of the OpenAPI document.
+    package enum Parameters {}
+}

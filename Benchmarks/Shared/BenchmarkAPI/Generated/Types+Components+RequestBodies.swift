@@ -11,5 +11,5 @@ import struct Foundation.Data
 import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/requestBodies` section of the OpenAPI document.
-    internal enum RequestBodies {}
+    package enum RequestBodies {}
 }

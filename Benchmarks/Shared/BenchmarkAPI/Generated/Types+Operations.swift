@@ -10,43 +10,43 @@ import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
-internal enum Operations {
+package enum Operations {
     /// - Remark: HTTP `GET /json`.
     /// - Remark: Generated from `#/paths//json/get(getJSON)`.
-    internal enum GetJSON {
-        internal static let id: Swift.String = "getJSON"
-        internal struct Input: Sendable, Hashable {
+    package enum GetJSON {
+        package static let id: Swift.String = "getJSON"
+        package struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/json/GET/header`.
-            internal struct Headers: Sendable, Hashable {
-                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetJSON.AcceptableContentType>]
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetJSON.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetJSON.AcceptableContentType>] = .defaultValues()) {
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetJSON.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            internal var headers: Operations.GetJSON.Input.Headers
+            package var headers: Operations.GetJSON.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
-            internal init(headers: Operations.GetJSON.Input.Headers = .init()) {
+            package init(headers: Operations.GetJSON.Input.Headers = .init()) {
                 self.headers = headers
             }
         }
-        internal enum Output: Sendable, Hashable {
-            internal struct Ok: Sendable, Hashable {
+        package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/json/GET/responses/200/content`.
-                internal enum Body: Sendable, Hashable {
+                package enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/json/GET/responses/200/content/application\/json`.
                     case json([Components.Schemas.Record])
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    internal var json: [Components.Schemas.Record] {
+                    package var json: [Components.Schemas.Record] {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -56,12 +56,12 @@ internal enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                internal var body: Operations.GetJSON.Output.Ok.Body
+                package var body: Operations.GetJSON.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                internal init(body: Operations.GetJSON.Output.Ok.Body) {
+                package init(body: Operations.GetJSON.Output.Ok.Body) {
                     self.body = body
                 }
             }
@@ -75,7 +75,7 @@ internal enum Operations {
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            internal var ok: Operations.GetJSON.Output.Ok {
+            package var ok: Operations.GetJSON.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -93,10 +93,10 @@ internal enum Operations {
             /// A response with a code that is not documented in the OpenAPI document.
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
-        internal enum AcceptableContentType: AcceptableProtocol {
+        package enum AcceptableContentType: AcceptableProtocol {
             case json
             case other(Swift.String)
-            internal init?(rawValue: Swift.String) {
+            package init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "application/json":
                     self = .json
@@ -104,7 +104,7 @@ internal enum Operations {
                     self = .other(rawValue)
                 }
             }
-            internal var rawValue: Swift.String {
+            package var rawValue: Swift.String {
                 switch self {
                 case let .other(string):
                     return string
@@ -112,7 +112,7 @@ internal enum Operations {
                     return "application/json"
                 }
             }
-            internal static var allCases: [Self] {
+            package static var allCases: [Self] {
                 [
                     .json
                 ]
@@ -121,33 +121,33 @@ internal enum Operations {
     }
     /// - Remark: HTTP `POST /echo`.
     /// - Remark: Generated from `#/paths//echo/post(postJSON)`.
-    internal enum PostJSON {
-        internal static let id: Swift.String = "postJSON"
-        internal struct Input: Sendable, Hashable {
+    package enum PostJSON {
+        package static let id: Swift.String = "postJSON"
+        package struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/echo/POST/header`.
-            internal struct Headers: Sendable, Hashable {
-                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostJSON.AcceptableContentType>]
+            package struct Headers: Sendable, Hashable {
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostJSON.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostJSON.AcceptableContentType>] = .defaultValues()) {
+                package init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostJSON.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            internal var headers: Operations.PostJSON.Input.Headers
+            package var headers: Operations.PostJSON.Input.Headers
             /// - Remark: Generated from `#/paths/echo/POST/requestBody`.
-            internal enum Body: Sendable, Hashable {
+            package enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/echo/POST/requestBody/content/application\/json`.
                 case json([Components.Schemas.Record])
             }
-            internal var body: Operations.PostJSON.Input.Body
+            package var body: Operations.PostJSON.Input.Body
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
             ///   - body:
-            internal init(
+            package init(
                 headers: Operations.PostJSON.Input.Headers = .init(),
                 body: Operations.PostJSON.Input.Body
             ) {
@@ -155,17 +155,17 @@ internal enum Operations {
                 self.body = body
             }
         }
-        internal enum Output: Sendable, Hashable {
-            internal struct Ok: Sendable, Hashable {
+        package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/echo/POST/responses/200/content`.
-                internal enum Body: Sendable, Hashable {
+                package enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/echo/POST/responses/200/content/application\/json`.
                     case json(Components.Schemas.Ok)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    internal var json: Components.Schemas.Ok {
+                    package var json: Components.Schemas.Ok {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -175,12 +175,12 @@ internal enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                internal var body: Operations.PostJSON.Output.Ok.Body
+                package var body: Operations.PostJSON.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                internal init(body: Operations.PostJSON.Output.Ok.Body) {
+                package init(body: Operations.PostJSON.Output.Ok.Body) {
                     self.body = body
                 }
             }
@@ -194,7 +194,7 @@ internal enum Operations {
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            internal var ok: Operations.PostJSON.Output.Ok {
+            package var ok: Operations.PostJSON.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -212,10 +212,10 @@ internal enum Operations {
             /// A response with a code that is not documented in the OpenAPI document.
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
-        internal enum AcceptableContentType: AcceptableProtocol {
+        package enum AcceptableContentType: AcceptableProtocol {
             case json
             case other(Swift.String)
-            internal init?(rawValue: Swift.String) {
+            package init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "application/json":
                     self = .json
@@ -223,7 +223,7 @@ internal enum Operations {
                     self = .other(rawValue)
                 }
             }
-            internal var rawValue: Swift.String {
+            package var rawValue: Swift.String {
                 switch self {
                 case let .other(string):
                     return string
@@ -231,7 +231,7 @@ internal enum Operations {
                     return "application/json"
                 }
             }
-            internal static var allCases: [Self] {
+            package static var allCases: [Self] {
                 [
                     .json
                 ]

@@ -10,6 +10,6 @@ import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
 extension Components {
-    /// Types generated from the `#/components/parameters` section of the OpenAPI document.
-    internal enum Parameters {}
+    /// Types generated from the `#/components/responses` section of the OpenAPI document.
+    package enum Responses {}
 }

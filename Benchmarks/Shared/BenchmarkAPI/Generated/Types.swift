@@ -10,7 +10,7 @@ import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
-internal protocol APIProtocol: Sendable {
+package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /json`.
     /// - Remark: Generated from `#/paths//json/get(getJSON)`.
     func getJSON(_ input: Operations.GetJSON.Input) async throws -> Operations.GetJSON.Output
@@ -23,12 +23,12 @@ internal protocol APIProtocol: Sendable {
 extension APIProtocol {
     /// - Remark: HTTP `GET /json`.
     /// - Remark: Generated from `#/paths//json/get(getJSON)`.
-    internal func getJSON(headers: Operations.GetJSON.Input.Headers = .init()) async throws -> Operations.GetJSON.Output {
+    package func getJSON(headers: Operations.GetJSON.Input.Headers = .init()) async throws -> Operations.GetJSON.Output {
         try await getJSON(Operations.GetJSON.Input(headers: headers))
     }
     /// - Remark: HTTP `POST /echo`.
     /// - Remark: Generated from `#/paths//echo/post(postJSON)`.
-    internal func postJSON(
+    package func postJSON(
         headers: Operations.PostJSON.Input.Headers = .init(),
         body: Operations.PostJSON.Input.Body
     ) async throws -> Operations.PostJSON.Output {
@@ -40,9 +40,9 @@ extension APIProtocol {
 }
 
 /// Server URLs defined in the OpenAPI document.
-internal enum Servers {
-    internal enum Server1 {
-        internal static func url() throws -> Foundation.URL {
+package enum Servers {
+    package enum Server1 {
+        package static func url() throws -> Foundation.URL {
             try Foundation.URL(
                 validatingOpenAPIServerURL: "http://127.0.0.1:8080",
                 variables: []
@@ -50,7 +50,7 @@ internal enum Servers {
         }
     }
     @available(*, deprecated, renamed: "Servers.Server1.url")
-    internal static func server1() throws -> Foundation.URL {
+    package static func server1() throws -> Foundation.URL {
         try Foundation.URL(
             validatingOpenAPIServerURL: "http://127.0.0.1:8080",
             variables: []

@@ -11,21 +11,21 @@ import struct Foundation.Data
 import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
-    internal enum Schemas {
+    package enum Schemas {
         /// - Remark: Generated from `#/components/schemas/Record`.
-        internal struct Record: Codable, Hashable, Sendable {
+        package struct Record: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Record/id`.
-            internal var id: Swift.Int
+            package var id: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Record/name`.
-            internal var name: Swift.String
+            package var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Record/email`.
-            internal var email: Swift.String
+            package var email: Swift.String
             /// - Remark: Generated from `#/components/schemas/Record/active`.
-            internal var active: Swift.Bool
+            package var active: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Record/score`.
-            internal var score: Swift.Double
+            package var score: Swift.Double
             /// - Remark: Generated from `#/components/schemas/Record/tags`.
-            internal var tags: [Swift.String]
+            package var tags: [Swift.String]
             /// Creates a new `Record`.
             ///
             /// - Parameters:
@@ -35,7 +35,7 @@ extension Components {
             ///   - active:
             ///   - score:
             ///   - tags:
-            internal init(
+            package init(
                 id: Swift.Int,
                 name: Swift.String,
                 email: Swift.String,
@@ -50,7 +50,7 @@ extension Components {
                 self.score = score
                 self.tags = tags
             }
-            internal enum CodingKeys: String, CodingKey {
+            package enum CodingKeys: String, CodingKey {
                 case id
                 case name
                 case email
@@ -60,17 +60,17 @@ extension Components {
             }
         }
         /// - Remark: Generated from `#/components/schemas/Ok`.
-        internal struct Ok: Codable, Hashable, Sendable {
+        package struct Ok: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Ok/ok`.
-            internal var ok: Swift.Bool
+            package var ok: Swift.Bool
             /// Creates a new `Ok`.
             ///
             /// - Parameters:
             ///   - ok:
-            internal init(ok: Swift.Bool) {
+            package init(ok: Swift.Bool) {
                 self.ok = ok
             }
-            internal enum CodingKeys: String, CodingKey {
+            package enum CodingKeys: String, CodingKey {
                 case ok
             }
         }

@@ -11,7 +11,7 @@ import struct Foundation.Data
 import struct Foundation.Date
 import HTTPTypes
 /// The two routes of the benchmarks' nginx server (written by Benchmarks/run.sh).
-internal struct Client: APIProtocol {
+package struct Client: APIProtocol {
     /// The underlying HTTP client.
     private let client: UniversalClient
     /// Creates a new client.
@@ -22,7 +22,7 @@ internal struct Client: APIProtocol {
     ///   - configuration: A set of configuration values for the client.
     ///   - transport: A transport that performs HTTP operations.
     ///   - middlewares: A list of middlewares to call before the transport.
-    internal init(
+    package init(
         serverURL: Foundation.URL,
         configuration: Configuration = .init(),
         transport: any ClientTransport,
@@ -40,7 +40,7 @@ internal struct Client: APIProtocol {
     }
     /// - Remark: HTTP `GET /json`.
     /// - Remark: Generated from `#/paths//json/get(getJSON)`.
-    internal func getJSON(_ input: Operations.GetJSON.Input) async throws -> Operations.GetJSON.Output {
+    package func getJSON(_ input: Operations.GetJSON.Input) async throws -> Operations.GetJSON.Output {
         try await client.send(
             input: input,
             forOperation: Operations.GetJSON.id,
@@ -98,7 +98,7 @@ internal struct Client: APIProtocol {
     }
     /// - Remark: HTTP `POST /echo`.
     /// - Remark: Generated from `#/paths//echo/post(postJSON)`.
-    internal func postJSON(_ input: Operations.PostJSON.Input) async throws -> Operations.PostJSON.Output {
+    package func postJSON(_ input: Operations.PostJSON.Input) async throws -> Operations.PostJSON.Output {
         try await client.send(
             input: input,
             forOperation: Operations.PostJSON.id,
