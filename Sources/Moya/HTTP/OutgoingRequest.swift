@@ -8,7 +8,9 @@ enum OutgoingRequest {
     ///
     /// - Throws: `MoyaError.requestMapping` otherwise.
     static func url(of request: URLRequest) throws -> URL {
-        guard let url = request.url, let scheme = url.scheme, isHTTPScheme(scheme), url.host?.isEmpty == false
+        // The host as written: decoding it, which `host` does, is not needed to tell it is there.
+        guard let url = request.url, let scheme = url.scheme, isHTTPScheme(scheme),
+            url.host(percentEncoded: true)?.isEmpty == false
         else {
             throw MoyaError.requestMapping(request.url?.absoluteString ?? "")
         }
@@ -16,14 +18,16 @@ enum OutgoingRequest {
     }
 
     /// Checks `request`'s method and every header, then hands each field to send to `add`: the
-    /// request's own (`fromSession` `false`), then the session's it does not set (one of any
-    /// session names that differ only in case).
+    /// request's own (`fromSession` `false`), then the session's it does not set.
+    ///
+    /// The session's headers were checked once, when they were made; only their verdict is read
+    /// here.
     ///
     /// - Throws: `MoyaClientError` (`invalidMethod`, `invalidHeader`) for a method or a header
     ///   (the session's included, even one the request overrides) that would corrupt the request.
     static func checkFields(
         of request: URLRequest,
-        sessionHeaders: [String: String],
+        sessionHeaders: SessionHeaders,
         _ add: (_ name: String, _ value: String, _ fromSession: Bool) -> Void
     ) throws {
         if let problem = HeaderSyntax.problem(method: request.httpMethod ?? "GET") {
@@ -36,23 +40,15 @@ enum OutgoingRequest {
             }
             add(name, value, false)
         }
-        var index = sessionHeaders.startIndex
-        while index != sessionHeaders.endIndex {
-            let (name, value) = sessionHeaders[index]
-            if let problem = HeaderSyntax.problem(name: name, value: value) {
-                throw problem
-            }
+        if let problem = sessionHeaders.problem {
+            throw problem
+        }
+        for (name, value) in sessionHeaders.fields {
             // Not `HTTPHeaders.contains(name:)`: it folds case by clearing bit 5 of every byte,
             // so it also takes "^" for "~" and would drop a session header the request lacks.
-            // Of two session headers whose names differ only in case, the first met is sent:
-            // sending both would give the server one field twice.
-            let isSameName = { (other: String) in HeaderValidation.isSameName(other, name) }
-            if !fields.keys.contains(where: isSameName),
-                !sessionHeaders[..<index].contains(where: { isSameName($0.key) })
-            {
+            if fields.isEmpty || !fields.keys.contains(where: { HeaderValidation.isSameName($0, name) }) {
                 add(name, value, true)
             }
-            sessionHeaders.formIndex(after: &index)
         }
     }
 

@@ -31,7 +31,7 @@ struct FuzzRegressionTests {
         request.httpMethod = method
         #expect(HeaderValidation.problem(in: request)?.code == .invalidMethod)
         let thrown = #expect(throws: MoyaClientError.self) {
-            try HTTPRequestConversion.makeRequest(request, sessionHeaders: [:], body: nil)
+            try HTTPRequestConversion.makeRequest(request, sessionHeaders: SessionHeaders([:]), body: nil)
         }
         #expect(thrown?.code == .invalidMethod)
 
@@ -57,7 +57,7 @@ struct FuzzRegressionTests {
         var request = itemsRequest()
         request.httpMethod = method
         #expect(HeaderValidation.problem(in: request) == nil)
-        let converted = try HTTPRequestConversion.makeRequest(request, sessionHeaders: [:], body: nil)
+        let converted = try HTTPRequestConversion.makeRequest(request, sessionHeaders: SessionHeaders([:]), body: nil)
         #expect(converted.method.rawValue == method)
     }
 
@@ -71,7 +71,7 @@ struct FuzzRegressionTests {
     func sessionHeaderWithIllegalBytesIsRefused(sessionHeaders: [String: String]) throws {
         let request = itemsRequest()
         let thrown = #expect(throws: MoyaClientError.self) {
-            try HTTPRequestConversion.makeRequest(request, sessionHeaders: sessionHeaders, body: nil)
+            try HTTPRequestConversion.makeRequest(request, sessionHeaders: SessionHeaders(sessionHeaders), body: nil)
         }
         #expect(thrown?.code == .invalidHeader)
     }
@@ -81,7 +81,7 @@ struct FuzzRegressionTests {
         var request = itemsRequest()
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let thrown = #expect(throws: MoyaClientError.self) {
-            try HTTPRequestConversion.makeRequest(request, sessionHeaders: ["\u{FFFD}\u{FFFD}er-moya": "x"], body: nil)
+            try HTTPRequestConversion.makeRequest(request, sessionHeaders: SessionHeaders(["\u{FFFD}\u{FFFD}er-moya": "x"]), body: nil)
         }
         #expect(thrown?.code == .invalidHeader)
     }
@@ -91,7 +91,7 @@ struct FuzzRegressionTests {
         request.setValue("mine", forHTTPHeaderField: "user-agent")
         let converted = try HTTPRequestConversion.makeRequest(
             request,
-            sessionHeaders: ["User-Agent": "session", "Accept-Language": "en;q=1.0, fr\t;q=0.5"],
+            sessionHeaders: SessionHeaders(["User-Agent": "session", "Accept-Language": "en;q=1.0, fr\t;q=0.5"]),
             body: nil
         )
         #expect(converted.headers["User-Agent"] == ["mine"])
@@ -104,7 +104,7 @@ struct FuzzRegressionTests {
         var request = itemsRequest()
         request.setValue("x", forHTTPHeaderField: "!")
         let thrown = #expect(throws: MoyaClientError.self) {
-            try HTTPRequestConversion.makeRequest(request, sessionHeaders: ["\u{01}": ""], body: nil)
+            try HTTPRequestConversion.makeRequest(request, sessionHeaders: SessionHeaders(["\u{01}": ""]), body: nil)
         }
         #expect(thrown?.code == .invalidHeader)
     }
@@ -114,7 +114,7 @@ struct FuzzRegressionTests {
         request.setValue("request", forHTTPHeaderField: "X-Mark^")
         let converted = try HTTPRequestConversion.makeRequest(
             request,
-            sessionHeaders: ["X-Mark~": "session", "x-mark^": "overridden"],
+            sessionHeaders: SessionHeaders(["X-Mark~": "session", "x-mark^": "overridden"]),
             body: nil
         )
         #expect(converted.headers.map(\.name).sorted() == ["X-Mark^", "X-Mark~"])
@@ -127,7 +127,7 @@ struct FuzzRegressionTests {
     @Test func ofTwoSessionHeadersDifferingOnlyInCaseOneIsSent() throws {
         let converted = try HTTPRequestConversion.makeRequest(
             itemsRequest(),
-            sessionHeaders: ["X-Mark": "upper", "x-mark": "lower"],
+            sessionHeaders: SessionHeaders(["X-Mark": "upper", "x-mark": "lower"]),
             body: nil
         )
         let sent = converted.headers.filter { HeaderValidation.isSameName($0.name, "x-mark") }

@@ -40,6 +40,9 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     /// built (`RedirectHops`), read once.
     let redirectRule: RedirectRule
 
+    /// The headers added to every request that does not set them itself, checked once.
+    let sessionHeaders: SessionHeaders
+
     /// A transport with its own `HTTPClient`, built from `configuration`.
     public init(configuration: Session.Configuration = Session.Configuration()) {
         self.configuration = configuration
@@ -49,6 +52,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         )
         self.ownsClient = true
         self.redirectRule = RedirectRule(configuration.redirectConfiguration)
+        self.sessionHeaders = SessionHeaders(configuration.defaultHeaders)
         self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: false)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = Self.makeProxiedRoutes(configuration)
@@ -64,6 +68,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.httpClient = httpClient
         self.ownsClient = false
         self.redirectRule = RedirectRule(configuration.redirectConfiguration)
+        self.sessionHeaders = SessionHeaders(configuration.defaultHeaders)
         self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: true)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = [:]
@@ -148,11 +153,6 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     /// was given keeps its own settings, which AsyncHTTPClient does not expose.
     func connectTimeout(of client: HTTPClient) -> TimeAmount? {
         ownsClient || client !== httpClient ? configuration.connectTimeout : nil
-    }
-
-    /// The headers added to every request that does not set them itself.
-    var sessionHeaders: [String: String] {
-        configuration.defaultHeaders
     }
 
     deinit {

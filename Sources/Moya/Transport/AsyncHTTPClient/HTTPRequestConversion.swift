@@ -13,7 +13,7 @@ enum HTTPRequestConversion {
     ///   session's included) that would corrupt the request on the wire.
     static func makeRequest(
         _ request: URLRequest,
-        sessionHeaders: [String: String],
+        sessionHeaders: SessionHeaders,
         body: HTTPClient.Body?
     ) throws -> HTTPClient.Request {
         let url = try OutgoingRequest.url(of: request)

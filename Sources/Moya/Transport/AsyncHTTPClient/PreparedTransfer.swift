@@ -13,7 +13,7 @@ struct PreparedTransfer {
     /// The user's closure, called once on the thread pool when the download is complete.
     var destination: UserValue<DownloadDestination>?
 
-    init(exchange: TransportExchange, sessionHeaders: [String: String]) throws {
+    init(exchange: TransportExchange, sessionHeaders: SessionHeaders) throws {
         var urlRequest = exchange.request
         let task = exchange.endpoint.task
         let body = try RequestBody.forTask(task, of: &urlRequest, endpointMethod: exchange.endpoint.method)

@@ -36,7 +36,7 @@ struct URLSessionPreparedRequest {
     /// - Throws: `MoyaError.requestMapping` for a URL that is not http(s) with a host, a
     ///   `HeaderValidation` problem for a method or header that would corrupt the request, or
     ///   the body's failure (an upload that is not a regular file).
-    init(exchange: TransportExchange, sessionHeaders: [String: String], idleTimeout: TimeAmount) throws {
+    init(exchange: TransportExchange, sessionHeaders: SessionHeaders, idleTimeout: TimeAmount) throws {
         var request = exchange.request
         _ = try OutgoingRequest.url(of: request)
         let task = exchange.endpoint.task

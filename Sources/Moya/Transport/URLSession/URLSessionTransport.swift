@@ -23,7 +23,7 @@ import FoundationNetworking
 public final class URLSessionTransport: StreamTransport {
     /// What every transfer of the transport reads.
     struct Settings: Sendable {
-        var defaultHeaders: [String: String]
+        var defaultHeaders: SessionHeaders
         var readTimeout: TimeAmount
         var requestTimeout: TimeAmount?
         var redirects: RedirectRule
@@ -54,7 +54,7 @@ public final class URLSessionTransport: StreamTransport {
         let pinnedHosts = Set(configuration.serverTrustPolicies.keys)
         let customTLS = configuration.tlsConfiguration != nil
         settings = Settings(
-            defaultHeaders: configuration.defaultHeaders,
+            defaultHeaders: SessionHeaders(configuration.defaultHeaders),
             readTimeout: configuration.readTimeout,
             requestTimeout: configuration.requestTimeout,
             redirects: RedirectRule(configuration.redirectConfiguration),
