@@ -53,10 +53,19 @@ final class CookieJar: Sendable {
 
     /// The stored cookies whose domain matches `url`'s host, expired ones included (the
     /// caller matches path, security and expiry).
+    ///
+    /// Most of a lookup's cost is reading `url`'s host (Foundation's `cookies(for:)` reads it
+    /// again), so an empty storage, the common case for a service calling an API, answers
+    /// before either: the storage cannot be asked for a count, and nothing tells the jar of
+    /// cookies set on the storage directly (Foundation on Linux posts no change notification),
+    /// so its `cookies` is read every time, which is cheap while it holds none.
     func cookies(for url: URL) -> [HTTPCookie] {
-        if let host = url.host, let mirrored = state.withLockedValue({ $0.cookies(forHost: host) }) {
+        if state.withLockedValue({ $0.isWriting }), let host = url.host,
+            let mirrored = state.withLockedValue({ $0.cookies(forHost: host) })
+        {
             return mirrored
         }
+        guard storage.cookies?.isEmpty == false else { return [] }
         return storage.cookies(for: url) ?? []
     }
 
