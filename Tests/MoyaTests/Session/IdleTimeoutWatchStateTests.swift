@@ -1,5 +1,4 @@
 import NIOCore
-import NIOEmbedded
 import Testing
 
 @testable import Moya
@@ -12,14 +11,13 @@ struct IdleTimeoutWatchStateTests {
     typealias State = IdleTimeoutWatch.State
 
     private let idle = TimeAmount.seconds(10)
-    private let loop = EmbeddedEventLoop()
 
     private func at(_ seconds: Double) -> NIODeadline {
         .uptimeNanoseconds(UInt64(1_000_000_000 + seconds * 1e9))
     }
 
-    private func timer(_ id: UInt64) -> NIOScheduledCallback {
-        NIOScheduledCallback(loop, id: id)
+    private func timer(_ id: UInt64) -> IdleSweep.Ticket {
+        IdleSweep.Ticket(id: id)
     }
 
     @Test func aTimerStoredAfterANewerOneWasSetIsNotKeptSoTheEndCancelsTheNewerOne() {
@@ -32,8 +30,8 @@ struct IdleTimeoutWatchStateTests {
         #expect(second.action == .scheduleCheck(at: at(15)))
         #expect(state.keep(timer(2), setFor: second) == .keep)
         #expect(state.keep(timer(1), setFor: first) == .keep)
-        #expect(state.timer?.customCallbackID == 2)
-        #expect(state.finish()?.customCallbackID == 2)
+        #expect(state.timer == timer(2))
+        #expect(state.finish() == timer(2))
     }
 
     @Test func aTimerSetWhileTheTransferEndedIsCancelledAtOnceAndALateFiringDoesNothing() {
@@ -49,7 +47,7 @@ struct IdleTimeoutWatchStateTests {
         var state = State(machine: .init(idleTimeout: idle))
         let step = state.counting(state.machine.bytesMoved(at: at(0)))
         #expect(state.keep(timer(1), setFor: step) == .keep)
-        #expect(state.finish()?.customCallbackID == 1)
+        #expect(state.finish() == timer(1))
         #expect(state.finish() == nil)
     }
 }

@@ -47,6 +47,7 @@ extension AsyncHTTPClientTransport: StreamTransport {
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             idleTimeout: trips.idleTimeout,
             deadline: deadlines.watch,
+            sweep: idleSweep,
             wantsProgress: report.wantsProgress,
             onProgress: report.progress
         )

@@ -29,6 +29,7 @@ extension AsyncHTTPClientTransport {
         let delegate = StreamDelegate(
             request: trips.firstRequest,
             idleTimeout: trips.idleTimeout,
+            sweep: idleSweep,
             redirectBase: route.redirectBase(for: trips.exchange.request, hops: trips.hops),
             cancellation: cancellation,
             onHead: events.head,

@@ -43,6 +43,9 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     /// The headers added to every request that does not set them itself, checked once.
     let sessionHeaders: SessionHeaders
 
+    /// The one timer of every transfer's idle watch.
+    let idleSweep: IdleSweep
+
     /// A transport with its own `HTTPClient`, built from `configuration`.
     public init(configuration: Session.Configuration = Session.Configuration()) {
         self.configuration = configuration
@@ -53,6 +56,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.ownsClient = true
         self.redirectRule = RedirectRule(configuration.redirectConfiguration)
         self.sessionHeaders = SessionHeaders(configuration.defaultHeaders)
+        self.idleSweep = IdleSweep(eventLoop: httpClient.eventLoopGroup.next())
         self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: false)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = Self.makeProxiedRoutes(configuration)
@@ -69,6 +73,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.ownsClient = false
         self.redirectRule = RedirectRule(configuration.redirectConfiguration)
         self.sessionHeaders = SessionHeaders(configuration.defaultHeaders)
+        self.idleSweep = IdleSweep(eventLoop: httpClient.eventLoopGroup.next())
         self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: true)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = [:]

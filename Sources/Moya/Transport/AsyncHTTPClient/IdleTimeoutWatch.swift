@@ -10,17 +10,17 @@ import NIOCore
 /// next to this one: one timer enforces both here (`TransferScope` says when). A streamed
 /// transfer stops the idle clock while its reader holds it back (`pause()`).
 ///
-/// Runs `StateMachine`'s rules with one timer on the request's event loop. Calls come from the
-/// event loop and from the threads that read a streamed response or end it, hence the lock. A
-/// value around the lock's box, so that a watch costs one allocation, not two. The timer is an
-/// event loop callback whose handler is two references (`TimerHandler`), which the event loop
-/// stores without allocating, where `scheduleTask` costs a promise, a closure and their futures.
+/// Runs `StateMachine`'s rules with one check at a time in the transport's `IdleSweep`, which
+/// keeps one timer for every watch. Calls come from the event loop and from the threads that
+/// read a streamed response or end it, hence the lock. A value around the lock's box, so that a
+/// watch costs one allocation, not two. The check's target is two references (`TimerHandler`),
+/// which the sweep stores without allocating.
 struct IdleTimeoutWatch: Sendable {
-    /// The machine and the timer it set: the bookkeeping the lock guards, apart from any
-    /// event loop so that it can be tested alone.
+    /// The machine and the check it asked for: the bookkeeping the lock guards, apart from any
+    /// sweep so that it can be tested alone.
     struct State {
         var machine: StateMachine
-        private(set) var timer: NIOScheduledCallback?
+        private(set) var timer: IdleSweep.Ticket?
         /// How many timers were set. A timer set from another thread can fire, and set the
         /// next one, before its setter stores it: the stale one must not take the newer one's
         /// place, or the newer one would outlive the transfer.
@@ -46,7 +46,7 @@ struct IdleTimeoutWatch: Sendable {
 
         /// Keeps `timer`, set for `step`, unless a newer one was set since; `.cancel` when the
         /// transfer ended meanwhile.
-        mutating func keep(_ timer: NIOScheduledCallback, setFor step: Step) -> StateMachine.TimerScheduledAction {
+        mutating func keep(_ timer: IdleSweep.Ticket, setFor step: Step) -> StateMachine.TimerScheduledAction {
             let action = machine.timerScheduled()
             if action == .keep, step.timer == timersSet {
                 self.timer = timer
@@ -60,8 +60,8 @@ struct IdleTimeoutWatch: Sendable {
             return counting(machine.timerFired(at: now))
         }
 
-        /// The transfer ended: the timer to cancel, if one is set.
-        mutating func finish() -> NIOScheduledCallback? {
+        /// The transfer ended: the check to remove, if one is set.
+        mutating func finish() -> IdleSweep.Ticket? {
             defer { timer = nil }
             switch machine.finish() {
             case .none:
@@ -73,11 +73,15 @@ struct IdleTimeoutWatch: Sendable {
     }
 
     private let state: NIOLockedValueBox<State>
+    private let sweep: IdleSweep
 
-    /// - Parameter deadline: When the whole request must have finished, for this watch to
-    ///   enforce; `nil` when AsyncHTTPClient enforces it, or when there is no limit.
-    init(idleTimeout: TimeAmount, deadline: NIODeadline? = nil) {
+    /// - Parameters:
+    ///   - sweep: The transport's sweep, which runs the checks.
+    ///   - deadline: When the whole request must have finished, for this watch to enforce;
+    ///     `nil` when AsyncHTTPClient enforces it, or when there is no limit.
+    init(idleTimeout: TimeAmount, deadline: NIODeadline? = nil, sweep: IdleSweep) {
         self.state = NIOLockedValueBox(State(machine: StateMachine(idleTimeout: idleTimeout, deadline: deadline)))
+        self.sweep = sweep
     }
 
     /// Records that bytes moved, or that reading resumed after a pause.
@@ -91,9 +95,11 @@ struct IdleTimeoutWatch: Sendable {
         state.withLockedValue { $0.machine.pause() }
     }
 
-    /// The transfer ended: the timer goes, and nothing fails it any more.
+    /// The transfer ended: the check goes, and nothing fails it any more.
     func stop() {
-        state.withLockedValue { $0.finish() }?.cancel()
+        if let ticket = state.withLockedValue({ $0.finish() }) {
+            sweep.remove(ticket)
+        }
     }
 
     private func perform<Response>(_ step: State.Step, task: HTTPClient.Task<Response>) {
@@ -101,16 +107,9 @@ struct IdleTimeoutWatch: Sendable {
         case .none:
             break
         case .scheduleCheck(let deadline):
-            let timer: NIOScheduledCallback
-            do {
-                let handler = TimerHandler(watch: self, task: task)
-                timer = try task.eventLoop.scheduleCallback(at: deadline, handler: handler)
-            } catch {
-                // The event loop is shutting down, which fails the request itself.
-                return
-            }
-            if state.withLockedValue({ $0.keep(timer, setFor: step) }) == .cancel {
-                timer.cancel()
+            let ticket = sweep.add(TimerHandler(watch: self, task: task), due: deadline)
+            if state.withLockedValue({ $0.keep(ticket, setFor: step) }) == .cancel {
+                sweep.remove(ticket)
             }
         case .fail(.idle):
             let idleTimeout = state.withLockedValue { $0.machine.idleTimeout }
@@ -128,12 +127,12 @@ struct IdleTimeoutWatch: Sendable {
         perform(state.withLockedValue { $0.timerFired(at: now) }, task: task)
     }
 
-    /// What the timer runs: the watch and the task it fails.
-    private struct TimerHandler<Response>: NIOScheduledCallbackHandler, Sendable {
+    /// What the sweep runs when the check is due: the watch and the task it fails.
+    private struct TimerHandler<Response>: IdleSweepTarget {
         let watch: IdleTimeoutWatch
         let task: HTTPClient.Task<Response>
 
-        func handleScheduledCallback(eventLoop: some EventLoop) {
+        func checkDue() {
             watch.timerFired(task)
         }
     }

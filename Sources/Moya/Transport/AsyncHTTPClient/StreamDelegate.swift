@@ -44,13 +44,14 @@ final class StreamDelegate: HTTPClientResponseDelegate {
     init(
         request: URLRequest,
         idleTimeout: TimeAmount,
+        sweep: IdleSweep,
         redirectBase: URL?,
         cancellation: TransportCancellation,
         onHead: @escaping @Sendable (Result<OpenedStream, MoyaError>) -> Void,
         onEnd: @escaping @Sendable (ChunkChannel.Termination) -> Void
     ) {
         self.request = request
-        self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout)
+        self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout, sweep: sweep)
         self.cancellation = cancellation
         self.onHead = onHead
         self.onEnd = onEnd

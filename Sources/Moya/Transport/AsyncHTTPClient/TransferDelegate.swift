@@ -62,10 +62,11 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
         uploadLength: Int64?,
         idleTimeout: TimeAmount,
         deadline: NIODeadline?,
+        sweep: IdleSweep,
         wantsProgress: @escaping @Sendable () -> Bool,
         onProgress: @escaping @Sendable (Progress) -> Void
     ) {
-        self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout, deadline: deadline)
+        self.idleWatch = IdleTimeoutWatch(idleTimeout: idleTimeout, deadline: deadline, sweep: sweep)
         if case .memory = sink {
             self.sink = nil
         } else {
