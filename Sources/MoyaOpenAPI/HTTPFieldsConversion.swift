@@ -1,14 +1,10 @@
 #if OpenAPI
 import Foundation
 import HTTPTypes
+import Moya
 
-// On Linux, `HTTPURLResponse` lives in FoundationNetworking.
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// Header fields between the runtime's `HTTPFields` and the dictionaries Moya's targets and
-/// Foundation's responses use.
+/// Header fields between the runtime's `HTTPFields` and Moya's: targets' header dictionaries
+/// and responses' heads.
 enum HTTPFieldsConversion {
     /// Fields the session sets from the body it sends: a value copied from the runtime could
     /// disagree with it (a body spooled to a file is sent with the file's length).
@@ -26,20 +22,21 @@ enum HTTPFieldsConversion {
         return headers
     }
 
-    /// The runtime's response head for a Foundation response. A name or value that `HTTPFields`
-    /// refuses (which a server's bytes could hold) is dropped rather than failing the call; a
-    /// status `HTTPResponse` cannot hold (a stub's or a fixture's) is `nil`.
-    static func response(statusCode: Int, headers: HTTPURLResponse?) -> HTTPResponse? {
+    /// The runtime's response head for a Moya response: its fields one per line as received
+    /// (a response built from an `HTTPURLResponse`, a stub's, gives one line per name). Reading
+    /// them does not build the `HTTPURLResponse`, which would cost more on Linux than the rest of
+    /// the request. A name or value that `HTTPFields` refuses (which a server's bytes could
+    /// hold) is dropped rather than failing the call; a status `HTTPResponse` cannot hold (a
+    /// stub's or a fixture's) is `nil`.
+    static func response(of response: Moya.Response) -> HTTPResponse? {
         // `HTTPResponse.Status` traps outside this range.
-        guard (0...999).contains(statusCode) else { return nil }
+        guard (0...999).contains(response.statusCode) else { return nil }
         var fields = HTTPFields()
-        for (key, value) in headers?.allHeaderFields ?? [:] {
-            guard let name = (key as? String).flatMap({ HTTPField.Name($0) }),
-                let value = value as? String
-            else { continue }
+        response.forEachHeaderField { name, value in
+            guard let name = HTTPField.Name(name) else { return }
             fields.append(HTTPField(name: name, value: value))
         }
-        return HTTPResponse(status: HTTPResponse.Status(code: statusCode), headerFields: fields)
+        return HTTPResponse(status: HTTPResponse.Status(code: response.statusCode), headerFields: fields)
     }
 
     /// The body's length as the runtime states it: known when the response says so.

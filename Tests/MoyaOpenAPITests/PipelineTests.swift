@@ -1,10 +1,13 @@
 #if OpenAPI
 import Foundation
+import HTTPTypes
+import Hummingbird
 import LoopbackServer
 import Moya
 import MoyaOpenAPI
 import MoyaTesting
 import NIOConcurrencyHelpers
+import NIOCore
 import OpenAPIRuntime
 import Testing
 
@@ -59,6 +62,29 @@ struct PipelineTests {
         #expect(first.message == "Hello, Ada!")
         #expect(second == first)
         #expect(hits.count == 1)
+    }
+
+    @Test func repeatedResponseFieldLinesReachTheClientOneFieldEach() async throws {
+        let server = try await TestServer.start { router in
+            router.get("trace") { _, _ -> Hummingbird.Response in
+                var headers: HTTPFields = [.contentType: "text/plain"]
+                headers.append(HTTPField(name: .init("X-Trace")!, value: "first"))
+                headers.append(HTTPField(name: .init("X-Trace")!, value: "second, third"))
+                return Hummingbird.Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "ok")))
+            }
+        }
+        let transport = MoyaTransport(provider: MoyaProvider<OpenAPIOperation>(session: isolatedSession()))
+        let (response, body) = try await transport.send(
+            HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/trace"),
+            body: nil,
+            baseURL: server.baseURL,
+            operationID: "getTrace"
+        )
+        #expect(response.status == .ok)
+        #expect(response.headerFields[values: .init("X-Trace")!] == ["first", "second, third"])
+        #expect(response.headerFields[.contentType] == "text/plain")
+        let text = try await String(collecting: try #require(body), upTo: 64)
+        #expect(text == "ok")
     }
 
     @Test func theLoggerNamesTheOperationID() async throws {

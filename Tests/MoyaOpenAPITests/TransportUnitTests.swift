@@ -12,6 +12,8 @@ struct TransportUnitTests {
         ("http://host/api/v1", "/greetings/Ada%20L?language=fr", "http://host/api/v1/greetings/Ada%20L?language=fr"),
         ("http://host/api/v1/", "/greetings/a%2Fb", "http://host/api/v1/greetings/a%2Fb"),
         ("http://host:8080", "/notes", "http://host:8080/notes"),
+        ("http://host/api?key=1", "/notes?page=2", "http://host/api/notes?page=2"),
+        ("http://host/api", "", "http://host/api"),
     ])
     func theURLKeepsTheServerURLsPathAndTheGeneratedEncoding(base: String, path: String, expected: String) throws {
         let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path)

@@ -149,6 +149,23 @@ public final class Response: CustomDebugStringConvertible, Equatable, Sendable {
         }
     }
 
+    /// Hands `body` every header field: one per field line as received, without building the
+    /// `HTTPURLResponse` (about 115,000 instructions on Linux), or the fields of the one given.
+    package func forEachHeaderField(_ body: (_ name: String, _ value: String) -> Void) {
+        withHead { head in
+            switch head {
+            case .built(let response):
+                for case let (name as String, value as String) in response?.allHeaderFields ?? [:] {
+                    body(name, value)
+                }
+            case .received(let received, _):
+                for (name, value) in received.headers {
+                    body(name, value)
+                }
+            }
+        }
+    }
+
     /// Every value of the header `name` (case-insensitive), in order, as received.
     func values(forHeader name: String) -> [String] {
         withHead { head in
