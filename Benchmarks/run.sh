@@ -175,27 +175,8 @@ http {
 EOF
 }
 
-# A free port, then nginx on it; another process may take the port in between: try again.
-for attempt in 1 2 3 4 5; do
-    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    write_config "$port"
-    "$nginx" -p "$nginx_dir" -e "$nginx_dir/error.log" -c "$nginx_dir/nginx.conf" &
-    nginx_pid=$!
-    for _ in $(seq 50); do
-        curl -sf -o /dev/null "http://127.0.0.1:$port/json" && break
-        kill -0 "$nginx_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    curl -sf -o /dev/null "http://127.0.0.1:$port/json" && break
-    kill -TERM "$nginx_pid" 2>/dev/null || true
-    wait "$nginx_pid" 2>/dev/null || true
-    nginx_pid=""
-    if ((attempt == 5)); then
-        echo "nginx did not start:" >&2
-        cat "$nginx_dir/error.log" >&2
-        exit 1
-    fi
-done
+source "$PWD/nginx-start.sh"
+start_nginx "$nginx" "$nginx_dir"
 export MOYA_BENCH_BASE_URL="http://127.0.0.1:$port"
 echo "== nginx at $MOYA_BENCH_BASE_URL ($workers worker(s)), transfers of $MOYA_BENCH_TRANSFER_BYTES bytes" >&2
 
