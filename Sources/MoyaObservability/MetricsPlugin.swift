@@ -18,7 +18,12 @@ import NIOConcurrencyHelpers
 /// - `moya_cache_failures_total`, a counter of the failures of the session's `HTTPCache`'s own
 ///   storage, by `kind`: `write`, `read` or `damagedEntry` (see `HTTPCache.Failure`). The
 ///   provider hands its session's cache to the plugin when it is made.
-public final class MetricsPlugin: PluginType, CacheFailureObserver, Sendable {
+/// - `moya_circuit_breaker_state`, a gauge per `key` of the session's `CircuitBreaker` (the
+///   host, as `https://api.example.com:443`, unless the policies name another key): `0`
+///   closed, `1` half-open, `2` open, set when the breaker changes state. The provider hands
+///   its session's breaker to the plugin when it is made; a breaker goes half-open when its
+///   first trial request is admitted.
+public final class MetricsPlugin: PluginType, CacheFailureObserver, CircuitStateObserver, Sendable {
     private struct InFlight {
         var start: ContinuousClock.Instant
         var target: String
@@ -88,6 +93,17 @@ public final class MetricsPlugin: PluginType, CacheFailureObserver, Sendable {
     package func cacheFailed(_ failure: HTTPCache.Failure) {
         Counter(label: "moya_cache_failures_total", dimensions: [("kind", failure.kind.rawValue)], factory: factory)
             .increment()
+    }
+
+    /// Sets the breaker's gauge for `key`; called by the session's resilience gate.
+    package func circuitChanged(key: String, to state: CircuitBreaker.State) {
+        let value: Int64
+        switch state {
+        case .closed: value = 0
+        case .halfOpen: value = 1
+        case .open: value = 2
+        }
+        Gauge(label: "moya_circuit_breaker_state", dimensions: [("key", key)], factory: factory).record(value)
     }
 
     private func meter(for entry: InFlight) -> Meter {

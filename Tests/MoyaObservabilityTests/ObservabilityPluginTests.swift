@@ -132,6 +132,30 @@ struct ObservabilityPluginTests {
         #expect(try metrics.expectCounter("moya_requests_total", broken + [("status_class", "error")]).totalValue == 1)
     }
 
+    @Test func theBreakersStateIsAGaugePerHostThatFollowsEveryChange() async throws {
+        let metrics = TestMetrics()
+        let key = NIOLockedValueBox("")
+        try await TestServer.with({ addRoutes($0, headers: NIOLockedValueBox([:])) }) { server in
+            var configuration = Session.Configuration(cookieStorage: nil)
+            // Opens on one failure, lets one trial through at once, and closes on its success.
+            configuration.resilience.circuitBreaker = CircuitBreaker(
+                windowSize: 1,
+                minimumCalls: 1,
+                openDuration: 0,
+                halfOpenTrials: 1
+            )
+            let provider = MoyaProvider<ObservedAPI>(
+                session: Session(configuration: configuration),
+                plugins: [MetricsPlugin(factory: metrics)]
+            )
+            _ = try await provider.request(.broken(baseURL: server.baseURL))
+            _ = try await provider.request(.user(baseURL: server.baseURL, name: "a"))
+            key.withLockedValue { $0 = "http://127.0.0.1:\(server.baseURL.port ?? 0)" }
+        }
+        let gauge = try metrics.expectGauge("moya_circuit_breaker_state", [("key", key.withLockedValue { $0 })])
+        #expect(gauge.values == [2, 1, 0])
+    }
+
     @Test func aRequestCancelledBeforeSendingLeavesTheInFlightMeterAlone() async {
         let metrics = TestMetrics()
         let provider = MoyaProvider<ObservedAPI>(

@@ -114,6 +114,11 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
                 cache.failures.addObserver(observer)
             }
         }
+        if let gate = session.resilience, gate.policies.circuitBreaker != nil {
+            for case let observer as any CircuitStateObserver in plugins {
+                gate.addObserver(observer)
+            }
+        }
     }
 
     /// Cancels the requests still running, as Moya does when a provider is released: each

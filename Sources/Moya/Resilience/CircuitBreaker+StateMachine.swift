@@ -44,6 +44,15 @@ extension CircuitBreaker {
             return false
         }
 
+        /// Where the breaker stands.
+        var phase: CircuitBreaker.State {
+            switch state {
+            case .closed: return .closed
+            case .open: return .open
+            case .halfOpen: return .halfOpen
+            }
+        }
+
         /// Whether a call may go now.
         mutating func admit(now: Double) -> Admission {
             switch state {

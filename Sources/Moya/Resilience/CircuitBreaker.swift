@@ -57,6 +57,16 @@ public struct CircuitBreaker: Sendable {
         self.isFailure = isFailure
     }
 
+    /// Where one key's breaker stands, as `MetricsPlugin` reports it.
+    package enum State: Sendable, Equatable {
+        /// Calls go through.
+        case closed
+        /// Calls fail before anything is sent.
+        case open
+        /// Trial calls go through.
+        case halfOpen
+    }
+
     /// The default classification: a fault without a response, or a 5xx response.
     @Sendable public static func isTransportFaultOrServerError(_ result: Result<Response, MoyaError>) -> Bool {
         switch result {

@@ -49,6 +49,8 @@ extension ResilienceGate {
         /// Counted down to the next sweep of idle keys.
         private var untilSweep = 0
         private var lastWaiter = 0
+        /// The breakers' changes of state since the gate last took them, oldest first.
+        private var breakerChanges: [BreakerChange] = []
 
         init(policies: ResiliencePolicies, idleAfter: Double = 60) {
             self.policies = policies
@@ -72,6 +74,26 @@ extension ResilienceGate {
             budget?.withdraw(now: now) ?? true
         }
 
+        /// The breakers' changes of state since the last call, oldest first.
+        mutating func takeBreakerChanges() -> [BreakerChange] {
+            guard !breakerChanges.isEmpty else { return [] }
+            defer { breakerChanges = [] }
+            return breakerChanges
+        }
+
+        /// Runs `body` on `key`'s breaker, noting a change of its state.
+        private mutating func changing(
+            _ breaker: inout CircuitBreaker.StateMachine,
+            of key: String,
+            _ body: (inout CircuitBreaker.StateMachine) -> Void
+        ) {
+            let before = breaker.phase
+            body(&breaker)
+            if breaker.phase != before {
+                breakerChanges.append((key, breaker.phase))
+            }
+        }
+
         /// Admits an attempt to `key` at `now`; `waiter` is the id it waits under if it must.
         mutating func admit(key: String, waiter: Int, now: Double) -> Admission {
             sweepIfDue(now: now)
@@ -81,7 +103,9 @@ extension ResilienceGate {
             var trial = false
             if var breaker = host.breaker {
                 defer { host.breaker = breaker }
-                switch breaker.admit(now: now) {
+                var admission = CircuitBreaker.StateMachine.Admission.allow(trial: false)
+                changing(&breaker, of: key) { admission = $0.admit(now: now) }
+                switch admission {
                 case .reject(let retryAt):
                     return .circuitOpen(retryAt: retryAt)
                 case .allow(let isTrial):
@@ -131,8 +155,9 @@ extension ResilienceGate {
             guard var host = hosts[key] else { return nil }
             defer { hosts[key] = host }
             host.lastUsed = now
-            if let outcome {
-                host.breaker?.record(outcome, duration: duration, trial: trial, now: now)
+            if let outcome, var breaker = host.breaker {
+                changing(&breaker, of: key) { $0.record(outcome, duration: duration, trial: trial, now: now) }
+                host.breaker = breaker
             } else if trial {
                 host.breaker?.abandonTrial()
             }

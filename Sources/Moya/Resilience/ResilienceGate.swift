@@ -25,6 +25,8 @@ final class ResilienceGate: Sendable {
     let clock: @Sendable () -> Double
     let state: NIOLockedValueBox<State>
     let line = NIOLockedValueBox(Line())
+    /// The plugins told of the breakers' changes of state (`CircuitStateObserver`).
+    let observers = NIOLockedValueBox<[ObjectIdentifier: WeakObserver]>([:])
 
     init(policies: ResiliencePolicies, logger: Logger?, clock: @escaping @Sendable () -> Double = ResilienceGate.uptime)
     {
@@ -51,15 +53,17 @@ final class ResilienceGate: Sendable {
         let gates = policies.gatesAttempts
         let key = gates ? policies.key(request) : ""
         // One lock for the budget's count and the admission: this runs for every attempt.
-        let admitted = state.withLockedValue { state -> (waiter: Int, admission: State.Admission)? in
+        let admitted = state.withLockedValue { state -> (waiter: Int, admission: State.Admission, changes: [BreakerChange])? in
             if attempt == 1 {
                 state.requestStarted(now: now)
             }
             guard gates else { return nil }
             let waiter = state.nextWaiter()
-            return (waiter, state.admit(key: key, waiter: waiter, now: now))
+            let admission = state.admit(key: key, waiter: waiter, now: now)
+            return (waiter, admission, state.takeBreakerChanges())
         }
-        guard let (waiter, admission) = admitted else { return nil }
+        guard let (waiter, admission, changes) = admitted else { return nil }
+        report(changes)
         switch admission {
         case .circuitOpen(let retryAt):
             throw .underlying(
@@ -112,8 +116,8 @@ final class ResilienceGate: Sendable {
                 pause = RateLimitHints.pause(after: response)
             }
         }
-        let next = state.withLockedValue { state in
-            state.release(
+        let (next, changes) = state.withLockedValue { state in
+            let next = state.release(
                 key: permit.key,
                 heldPlace: permit.heldPlace,
                 trial: permit.trial,
@@ -122,7 +126,9 @@ final class ResilienceGate: Sendable {
                 pause: pause,
                 now: now
             )
+            return (next, state.takeBreakerChanges())
         }
+        report(changes)
         if let next {
             grantPlace(to: next)
         }

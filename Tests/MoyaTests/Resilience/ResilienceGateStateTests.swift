@@ -71,4 +71,25 @@ struct ResilienceGateStateTests {
         _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, pause: nil, now: 11)
         #expect(state.admit(key: "k", waiter: 4, now: 11) == .go(wait: 0, trial: true, place: .held))
     }
+
+    @Test func eachChangeOfABreakersStateIsKeptOnceWithItsKeyInOrder() {
+        var state = ResilienceGate.State(policies: all)
+        #expect(state.takeBreakerChanges().isEmpty)
+        openBreaker(&state)
+        // Refusals while open change nothing.
+        _ = state.admit(key: "k", waiter: 2, now: 1)
+        var changes = state.takeBreakerChanges()
+        #expect(changes.map(\.key) == ["k"])
+        #expect(changes.map(\.state) == [.open])
+        #expect(state.takeBreakerChanges().isEmpty)
+
+        // Two trials: the first admitted makes it half-open, the second success closes it.
+        _ = state.admit(key: "k", waiter: 3, now: 10)
+        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, pause: nil, now: 10)
+        _ = state.admit(key: "k", waiter: 4, now: 10)
+        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, pause: nil, now: 10)
+        changes = state.takeBreakerChanges()
+        #expect(changes.map(\.state) == [.halfOpen, .closed])
+        #expect(changes.allSatisfy { $0.key == "k" })
+    }
 }
