@@ -1,39 +1,94 @@
 import Foundation
 
-/// How long a response asks its host's requests to hold off, read from what servers send:
+/// What a response asks of its host's next requests, read from what servers send:
 ///
-/// - `Retry-After` on a `429` or a `503` (RFC 9110 10.2.3: seconds, or an HTTP date);
-/// - `RateLimit: …, r=0, t=N` (the IETF httpapi draft's quota left, `r`, and seconds until it
+/// - a pause: `Retry-After` on a `429` or a `503` (RFC 9110 10.2.3: seconds, or an HTTP date);
+///   `RateLimit: …, r=0, t=N` (the IETF httpapi draft's quota left, `r`, and seconds until it
 ///   resets, `t`), or its older form `RateLimit-Remaining: 0` with `RateLimit-Reset: N`;
-/// - `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset` (seconds, or a Unix time, as GitHub
-///   sends it).
-///
-/// A quota not spent yet asks nothing: the bucket's own rate keeps requests under it.
+///   `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset` (seconds, or a Unix time, as GitHub
+///   sends it);
+/// - a pace, so that the quota is not spent before it resets: the same fields with requests
+///   left space the host's requests `t / r` seconds apart until the reset;
+/// - a policy: `RateLimit-Policy: "default";q=100;w=60` (the draft's quota of `q` requests per
+///   `w` seconds; the older `100;w=60` too) spaces requests `w / q` apart for as long as the
+///   host is in use. Of several policies, the strictest.
 enum RateLimitHints {
+    /// What one response asks.
+    struct Hints: Equatable {
+        /// Seconds to hold the host's requests.
+        var pause: TimeInterval?
+        /// Seconds between requests, and for how long, until the quota resets.
+        var pace: (interval: TimeInterval, seconds: TimeInterval)?
+        /// Seconds between requests that the server's stated policy asks for.
+        var policyInterval: TimeInterval?
+
+        static func == (lhs: Hints, rhs: Hints) -> Bool {
+            lhs.pause == rhs.pause && lhs.pace?.interval == rhs.pace?.interval
+                && lhs.pace?.seconds == rhs.pace?.seconds && lhs.policyInterval == rhs.policyInterval
+        }
+    }
+
     /// Seconds to hold the host's requests after `response`, if it asks for a pause.
     static func pause(after response: Response, now: Date = Date()) -> TimeInterval? {
+        hints(after: response, now: now).pause
+    }
+
+    /// Everything `response` asks of the host's next requests.
+    static func hints(after response: Response, now: Date = Date()) -> Hints {
+        var hints = Hints()
+        // A list of policies, in one field or several: each holds on its own, so the one
+        // asking for the widest spacing keeps every quota.
+        hints.policyInterval = response.headerValues(named: "RateLimit-Policy")
+            .flatMap { $0.split(separator: ",") }
+            .compactMap { policyInterval(String($0)) }
+            .max()
         if response.statusCode == 429 || response.statusCode == 503,
             let delay = RetryAfter.delay(in: response, now: now)
         {
-            return delay
+            hints.pause = delay
+            return hints
         }
-        if let field = response.headerValues(named: "RateLimit").first, let pause = structuredPause(field) {
-            return pause
+        if let field = response.headerValues(named: "RateLimit").first, let quota = structuredQuota(field) {
+            hints.apply(quota)
+            return hints
         }
         for (remaining, reset) in [
             ("RateLimit-Remaining", "RateLimit-Reset"), ("X-RateLimit-Remaining", "X-RateLimit-Reset"),
         ] {
-            guard let left = response.headerValues(named: remaining).first.flatMap({ Int($0.trimmed) }), left <= 0,
-                let resetValue = response.headerValues(named: reset).first.flatMap({ Double($0.trimmed) })
+            guard let left = response.headerValues(named: remaining).first.flatMap({ Int($0.trimmed) }),
+                let resetValue = response.headerValues(named: reset).first.flatMap({ Double($0.trimmed) }),
+                let seconds = seconds(untilReset: resetValue, now: now)
             else { continue }
-            return seconds(untilReset: resetValue, now: now)
+            hints.apply((left, seconds))
+            return hints
         }
-        return nil
+        return hints
     }
 
-    /// `r=0` and `t=N` in the draft's structured field (`"default";r=0;t=30`, or the older
+    /// `w / q` for one policy of a `RateLimit-Policy` field (`"default";q=100;w=60`, or the
+    /// older `100;w=60`); `nil` without both.
+    static func policyInterval(_ field: String) -> TimeInterval? {
+        var quota: Double?
+        var window: Double?
+        for (index, part) in field.split(separator: ";").enumerated() {
+            let pair = part.split(separator: "=", maxSplits: 1).map { String($0).trimmed.lowercased() }
+            if pair.count == 1, index == 0 {
+                quota = Double(pair[0])
+            } else if pair.count == 2 {
+                switch pair[0] {
+                case "q": quota = Double(pair[1])
+                case "w": window = Double(pair[1])
+                default: continue
+                }
+            }
+        }
+        guard let quota, quota >= 1, quota.isFinite, let window, window > 0, window.isFinite else { return nil }
+        return window / quota
+    }
+
+    /// `r` and `t` in the draft's structured field (`"default";r=0;t=30`, or the older
     /// `limit=…, remaining=0, reset=30`).
-    static func structuredPause(_ field: String) -> TimeInterval? {
+    static func structuredQuota(_ field: String) -> (remaining: Int, reset: TimeInterval)? {
         var remaining: Int?
         var reset: Double?
         for part in field.split(whereSeparator: { $0 == ";" || $0 == "," }) {
@@ -45,8 +100,8 @@ enum RateLimitHints {
             default: continue
             }
         }
-        guard let remaining, remaining <= 0, let reset, reset >= 0 else { return nil }
-        return reset
+        guard let remaining, let reset, reset >= 0, reset.isFinite else { return nil }
+        return (remaining, reset)
     }
 
     /// A reset given as seconds from now, or, when larger than a year of seconds, as a Unix time.
@@ -56,6 +111,18 @@ enum RateLimitHints {
             return max(0, value - now.timeIntervalSince1970)
         }
         return value
+    }
+}
+
+extension RateLimitHints.Hints {
+    /// A quota with `remaining` requests for the `reset` seconds until it renews: spent, a
+    /// pause until then; not, the requests spread over them.
+    fileprivate mutating func apply(_ quota: (remaining: Int, reset: TimeInterval)) {
+        if quota.remaining <= 0 {
+            pause = quota.reset > 0 ? quota.reset : nil
+        } else if quota.reset > 0 {
+            pace = (quota.reset / Double(quota.remaining), quota.reset)
+        }
     }
 }
 

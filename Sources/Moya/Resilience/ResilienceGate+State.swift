@@ -149,7 +149,7 @@ extension ResilienceGate {
             trial: Bool,
             outcome: CircuitBreaker.StateMachine.Outcome?,
             duration: Double,
-            pause: Double?,
+            hints: RateLimitHints.Hints?,
             now: Double
         ) -> Int? {
             guard var host = hosts[key] else { return nil }
@@ -161,8 +161,8 @@ extension ResilienceGate {
             } else if trial {
                 host.breaker?.abandonTrial()
             }
-            if let pause {
-                host.rate?.hold(forSeconds: pause, now: now)
+            if let hints {
+                host.rate?.follow(hints, now: now)
             }
             return heldPlace ? host.limit?.release() : nil
         }

@@ -107,13 +107,13 @@ final class ResilienceGate: Sendable {
     func release(_ permit: Permit, result: Result<Response, MoyaError>?) {
         let now = clock()
         var outcome: CircuitBreaker.StateMachine.Outcome?
-        var pause: Double?
+        var hints: RateLimitHints.Hints?
         if let result, !Self.isCancel(result) {
             if let breaker = policies.circuitBreaker {
                 outcome = breaker.isFailure(result) ? .failure : .success
             }
             if policies.rateLimit != nil, let response = Self.response(of: result) {
-                pause = RateLimitHints.pause(after: response)
+                hints = RateLimitHints.hints(after: response)
             }
         }
         let (next, changes) = state.withLockedValue { state in
@@ -123,7 +123,7 @@ final class ResilienceGate: Sendable {
                 trial: permit.trial,
                 outcome: outcome,
                 duration: now - permit.admittedAt,
-                pause: pause,
+                hints: hints,
                 now: now
             )
             return (next, state.takeBreakerChanges())

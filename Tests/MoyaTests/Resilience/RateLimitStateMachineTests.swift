@@ -70,4 +70,49 @@ struct RateLimitStateMachineTests {
             RateLimitHints.pause(after: response(200, ["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "45"])) == nil
         )
     }
+
+    @Test func aQuotaWithRequestsLeftIsSpreadOverTheTimeUntilItResets() {
+        let hints = RateLimitHints.hints(after: response(200, ["RateLimit": "\"default\";r=5;t=30"]))
+        #expect(hints.pause == nil)
+        #expect(hints.pace?.interval == 6)
+        #expect(hints.pace?.seconds == 30)
+        let github = RateLimitHints.hints(after: response(200, ["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "45"]))
+        #expect(github.pace?.interval == 15)
+    }
+
+    @Test func theStrictestStatedPolicyGivesTheSpacing() {
+        #expect(RateLimitHints.policyInterval("\"default\";q=100;w=60") == 0.6)
+        #expect(RateLimitHints.policyInterval("100;w=60") == 0.6)
+        #expect(RateLimitHints.policyInterval("\"burst\";q=10") == nil)
+        let hints = RateLimitHints.hints(
+            after: response(200, ["RateLimit-Policy": "\"day\";q=1000;w=86400, \"minute\";q=100;w=60"])
+        )
+        // Of a day's quota and a minute's, the day's spacing keeps both.
+        #expect(hints.policyInterval == 86.4)
+    }
+
+    @Test func aPacedQuotaSpacesRequestsWithoutABurstUntilItResets() {
+        var bucket = RateLimit.StateMachine(settings: RateLimit(requestsPerSecond: 10, burst: 5))
+        bucket.follow(RateLimitHints.Hints(pace: (interval: 6, seconds: 30)), now: 0)
+        #expect(bucket.reserve(now: 0) == .go(afterSeconds: 0))
+        #expect(bucket.reserve(now: 0) == .go(afterSeconds: 6))
+        #expect(bucket.reserve(now: 1) == .go(afterSeconds: 11))
+        #expect(!bucket.isIdle(now: 29))
+        // After the reset, the configured rate and burst again.
+        #expect(bucket.reserve(now: 40) == .go(afterSeconds: 0))
+        #expect(bucket.reserve(now: 40) == .go(afterSeconds: 0))
+    }
+
+    @Test func aStatedPolicySlowerThanTheConfiguredRateSlowsIt() {
+        var bucket = RateLimit.StateMachine(settings: RateLimit(requestsPerSecond: 10, burst: 1))
+        bucket.follow(RateLimitHints.Hints(policyInterval: 0.5), now: 0)
+        #expect(bucket.reserve(now: 0) == .go(afterSeconds: 0))
+        #expect(bucket.reserve(now: 0) == .go(afterSeconds: 0.5))
+        #expect(bucket.reserve(now: 0) == .go(afterSeconds: 1))
+        // A policy faster than the configured rate changes nothing.
+        var fast = RateLimit.StateMachine(settings: RateLimit(requestsPerSecond: 1, burst: 1))
+        fast.follow(RateLimitHints.Hints(policyInterval: 0.1), now: 0)
+        _ = fast.reserve(now: 0)
+        #expect(fast.reserve(now: 0) == .go(afterSeconds: 1))
+    }
 }

@@ -23,7 +23,7 @@ struct ResilienceGateStateTests {
                 trial: false,
                 outcome: .success,
                 duration: 0,
-                pause: nil,
+                hints: nil,
                 now: 0
             )
         }
@@ -46,7 +46,7 @@ struct ResilienceGateStateTests {
                 trial: false,
                 outcome: .failure,
                 duration: 0,
-                pause: nil,
+                hints: nil,
                 now: 0
             )
         }
@@ -68,7 +68,7 @@ struct ResilienceGateStateTests {
         #expect(state.admit(key: "k", waiter: 2, now: 10) == .go(wait: 0, trial: true, place: .held))
         #expect(state.admit(key: "k", waiter: 3, now: 10) == .lineFull)
         // The refused request gave its trial place back: the second trial is still to come.
-        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, pause: nil, now: 11)
+        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, hints: nil, now: 11)
         #expect(state.admit(key: "k", waiter: 4, now: 11) == .go(wait: 0, trial: true, place: .held))
     }
 
@@ -85,9 +85,9 @@ struct ResilienceGateStateTests {
 
         // Two trials: the first admitted makes it half-open, the second success closes it.
         _ = state.admit(key: "k", waiter: 3, now: 10)
-        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, pause: nil, now: 10)
+        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, hints: nil, now: 10)
         _ = state.admit(key: "k", waiter: 4, now: 10)
-        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, pause: nil, now: 10)
+        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, hints: nil, now: 10)
         changes = state.takeBreakerChanges()
         #expect(changes.map(\.state) == [.halfOpen, .closed])
         #expect(changes.allSatisfy { $0.key == "k" })
