@@ -105,9 +105,10 @@ public struct MoyaTransport: ClientTransport {
         // joined as text and parsed once: the three `URLComponents` below cost more on Linux
         // than the rest of the operation's mapping. Only a string that is a URL as it is
         // qualifies, so that both ways give the same URL.
+        let joined = base.hasSuffix("/") ? base + path.dropFirst() : base + path
         if path.first == "/", !path.contains("#"), !base.contains(where: { $0 == "?" || $0 == "#" }),
             #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *),
-            let url = URL(string: base.hasSuffix("/") ? base + path.dropFirst() : base + path, encodingInvalidCharacters: false)
+            let url = URL(string: joined, encodingInvalidCharacters: false)
         {
             return url
         }

@@ -118,13 +118,16 @@ func run() async throws {
     let refusedMicroseconds = Double(result.refusedNanoseconds) / Double(max(1, result.refused)) / 1000
     let recovered = result.recoveredCallers.sorted()
     print("mode \(mode), \(callers) callers, \(outageSeconds) s outage, RetryPolicy(retryLimit: 3)")
-    print("  during the outage: \(result.madeDuringOutage) requests made, \(result.hitsDuringOutage) reached the server")
+    print("  during the outage: \(result.madeDuringOutage) requests made,", terminator: "")
+    print(" \(result.hitsDuringOutage) reached the server")
     print("  server requests per request made: \(String(format: "%.2f", perRequest))")
     if result.refused > 0 {
-        print("  refused by the open breaker: \(result.refused), \(String(format: "%.1f", refusedMicroseconds)) µs each on average")
+        let each = String(format: "%.1f", refusedMicroseconds)
+        print("  refused by the open breaker: \(result.refused), \(each) µs each on average")
     }
     if let last = recovered.last, let median = recovered.dropFirst(recovered.count / 2).first {
-        print("  after recovery, callers' first success: median \(String(format: "%.2f", median)) s, last \(String(format: "%.2f", last)) s")
+        let (medianText, lastText) = (String(format: "%.2f", median), String(format: "%.2f", last))
+        print("  after recovery, callers' first success: median \(medianText) s, last \(lastText) s")
     }
 }
 

@@ -28,7 +28,9 @@ struct SearchAPI: TargetType {
     let baseURL: URL
     var path: String { "/search" }
     var method: Moya.Method { .get }
-    var task: Moya.Task { .requestParameters(parameters: ["page": 2, "q": "swift"], encoding: URLEncoding.queryString) }
+    var task: Moya.Task {
+        .requestParameters(parameters: ["page": 2, "q": "swift"], encoding: URLEncoding.queryString)
+    }
     var headers: [String: String]? { ["Accept": "application/json"] }
     var sampleData: Data { Data("{}".utf8) }
 }

@@ -81,7 +81,11 @@ struct FuzzRegressionTests {
         var request = itemsRequest()
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let thrown = #expect(throws: MoyaClientError.self) {
-            try HTTPRequestConversion.makeRequest(request, sessionHeaders: SessionHeaders(["\u{FFFD}\u{FFFD}er-moya": "x"]), body: nil)
+            try HTTPRequestConversion.makeRequest(
+                request,
+                sessionHeaders: SessionHeaders(["\u{FFFD}\u{FFFD}er-moya": "x"]),
+                body: nil
+            )
         }
         #expect(thrown?.code == .invalidHeader)
     }

@@ -76,7 +76,9 @@ struct RateLimitStateMachineTests {
         #expect(hints.pause == nil)
         #expect(hints.pace?.interval == 6)
         #expect(hints.pace?.seconds == 30)
-        let github = RateLimitHints.hints(after: response(200, ["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "45"]))
+        let github = RateLimitHints.hints(
+            after: response(200, ["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "45"])
+        )
         #expect(github.pace?.interval == 15)
     }
 

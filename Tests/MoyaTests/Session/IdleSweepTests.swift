@@ -10,7 +10,8 @@ import Testing
 struct IdleSweepTests {
     /// Records which checks ran, and resumes a waiter when the one it waits for has.
     private final class Log: Sendable {
-        private let state = NIOLockedValueBox<(ran: [String], waiter: (name: String, resume: CheckedContinuation<Void, Never>)?)>(([], nil))
+        private typealias Waiter = (name: String, resume: CheckedContinuation<Void, Never>)
+        private let state = NIOLockedValueBox<(ran: [String], waiter: Waiter?)>(([], nil))
 
         var ran: [String] { state.withLockedValue { $0.ran } }
 
