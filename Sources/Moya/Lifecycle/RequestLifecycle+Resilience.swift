@@ -1,11 +1,24 @@
 import Foundation
 
 extension RequestLifecycle {
-    /// Admits the attempt through the session's resilience policies, before it is adapted and
-    /// sent, and keeps what it holds until the transport answers. A request that finished
-    /// meanwhile (a cancel that came while it waited) gives it back at once.
-    func admit(_ request: URLRequest, attempt: Int, through gate: ResilienceGate) async throws(MoyaError) {
-        guard let admitted = try await gate.admit(request, attempt: attempt) else { return }
+    /// Finishes admitting the attempt through the session's resilience policies (`start`, decided
+    /// before it is adapted and sent), waiting when they say so, and keeps what it holds until
+    /// the transport answers.
+    func admit(_ start: ResilienceGate.Start, through gate: ResilienceGate) async throws(MoyaError) {
+        switch start {
+        case .admitted(let admitted):
+            hold(admitted)
+        case .refused(let error):
+            throw error
+        case .waits(let waiting):
+            hold(try await gate.wait(waiting))
+        }
+    }
+
+    /// Keeps `admitted` for the attempt in flight. A request that finished meanwhile (a cancel
+    /// that came while it waited) gives it back at once.
+    func hold(_ admitted: ResilienceGate.Permit?) {
+        guard let admitted else { return }
         // Nothing is held here: the attempt before gave its permit back when it was answered.
         permit.withLockedValue { $0 = admitted }
         if withMachine({ $0.isFinished }) {

@@ -173,13 +173,29 @@ final class RequestLifecycle: Sendable {
         case let .announce(request, step):
             announce(request, step: step)
         case let .adapt(request, interceptor, attempt, step):
-            let target = UserValue(context.target)
             let gate = context.resilience
+            let start = gate?.start(request, attempt: attempt)
+            // Without an interceptor of the user's, an attempt the policies admit at once (or
+            // refuse) needs no task: nothing is left to await.
+            if interceptor is PassThroughInterceptor {
+                switch start {
+                case .admitted(let admitted)?:
+                    hold(admitted)
+                    perform(withMachine { $0.adapted(Self.checkingHeaders(request), step: step) })
+                    return
+                case .refused(let error)?:
+                    perform(withMachine { $0.adapted(.failure(error), step: step) })
+                    return
+                case .waits?, nil:
+                    break
+                }
+            }
+            let target = UserValue(context.target)
             startWork(step: step) { [self] in
                 let adapted: Result<URLRequest, MoyaError>
                 do {
-                    if let gate {
-                        try await admit(request, attempt: attempt, through: gate)
+                    if let gate, let start {
+                        try await admit(start, through: gate)
                     }
                     adapted = .success(try await interceptor.adapt(request, for: target.value))
                 } catch {
@@ -192,6 +208,11 @@ final class RequestLifecycle: Sendable {
         case let .send(request, deadline, cancellation, step):
             send(request, deadline: deadline, cancellation: cancellation, step: step)
         case let .decide(sent, interceptor, attempt, result, step):
+            guard !(interceptor is PassThroughInterceptor) else {
+                // It never retries: the decision needs no task.
+                perform(withMachine { $0.decided(.doNotRetry, step: step, now: NIODeadline.now()) })
+                return
+            }
             let target = UserValue(context.target)
             let gate = context.resilience
             startWork(step: step) {

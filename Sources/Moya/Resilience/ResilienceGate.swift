@@ -45,15 +45,48 @@ final class ResilienceGate: Sendable {
         Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
+    /// What admitting an attempt decided, before any waiting.
+    enum Start: Sendable {
+        /// It goes now, holding the permit (`nil` when no policy gates attempts).
+        case admitted(Permit?)
+        /// A policy refused it.
+        case refused(MoyaError)
+        /// It goes after a wait (`wait(_:)`).
+        case waits(Waiting)
+    }
+
+    /// An admitted attempt that waits for its rate-limit turn or its place in line.
+    struct Waiting: Sendable {
+        let permit: Permit
+        let waiter: Int
+        let seconds: Double
+        let place: State.Place
+        let url: URL?
+    }
+
     /// Admits attempt number `attempt` of `request`, waiting for its turn and its place when
     /// the policies say so; throws the policy's error, or `.cancelled` when the task is
     /// cancelled while it waits.
     func admit(_ request: URLRequest, attempt: Int) async throws(MoyaError) -> Permit? {
+        switch start(request, attempt: attempt) {
+        case .admitted(let permit):
+            return permit
+        case .refused(let error):
+            throw error
+        case .waits(let waiting):
+            return try await wait(waiting)
+        }
+    }
+
+    /// The part of `admit` that does not wait: most attempts are admitted here, and the
+    /// caller needs no task for them.
+    func start(_ request: URLRequest, attempt: Int) -> Start {
         let now = clock()
         let gates = policies.gatesAttempts
         let key = gates ? policies.key(request) : ""
         // One lock for the budget's count and the admission: this runs for every attempt.
-        let admitted = state.withLockedValue { state -> (waiter: Int, admission: State.Admission, changes: [BreakerChange])? in
+        typealias Decided = (waiter: Int, admission: State.Admission, changes: [BreakerChange])
+        let admitted = state.withLockedValue { state -> Decided? in
             if attempt == 1 {
                 state.requestStarted(now: now)
             }
@@ -62,45 +95,58 @@ final class ResilienceGate: Sendable {
             let admission = state.admit(key: key, waiter: waiter, now: now)
             return (waiter, admission, state.takeBreakerChanges())
         }
-        guard let (waiter, admission, changes) = admitted else { return nil }
+        guard let (waiter, admission, changes) = admitted else { return .admitted(nil) }
         report(changes)
         switch admission {
         case .circuitOpen(let retryAt):
-            throw .underlying(
-                MoyaClientError.circuitOpen(key: key, url: request.url, retryAfter: date(of: retryAt)),
-                nil
+            return .refused(
+                .underlying(MoyaClientError.circuitOpen(key: key, url: request.url, retryAfter: date(of: retryAt)), nil)
             )
         case .rateLimited(let retryAt):
-            throw .underlying(
-                MoyaClientError.rateLimited(key: key, url: request.url, retryAfter: date(of: retryAt)),
-                nil
+            return .refused(
+                .underlying(MoyaClientError.rateLimited(key: key, url: request.url, retryAfter: date(of: retryAt)), nil)
             )
         case .lineFull:
-            throw .underlying(
-                MoyaClientError.concurrencyLimitReached(key: key, url: request.url, reason: "its waiting line is full"),
-                nil
+            return .refused(
+                .underlying(
+                    MoyaClientError.concurrencyLimitReached(
+                        key: key,
+                        url: request.url,
+                        reason: "its waiting line is full"
+                    ),
+                    nil
+                )
             )
         case let .go(wait, trial, place):
             let permit = Permit(key: key, heldPlace: place != .unlimited, trial: trial, admittedAt: now)
-            var leftLine = false
-            do {
-                if wait > 0 {
-                    try await _Concurrency.Task.sleep(nanoseconds: UInt64(min(wait, 86_400) * 1e9))
-                }
-                if place == .queued {
-                    // Failing, the wait has taken the waiter out of the line already.
-                    leftLine = true
-                    try await waitForPlace(key: key, waiter: waiter, url: request.url)
-                }
-            } catch {
-                // Cancelled while sleeping out its turn, a waiter leaves the line it stands in,
-                // unless it was given a place meanwhile, which it then gives back.
-                let holds = place == .held || (place == .queued && !leftLine && !abandonLine(key: key, waiter: waiter))
-                release(permit.holding(holds), result: nil)
-                throw MoyaError.wrapping(error)
-            }
-            return permit
+            guard wait > 0 || place == .queued else { return .admitted(permit) }
+            return .waits(Waiting(permit: permit, waiter: waiter, seconds: wait, place: place, url: request.url))
         }
+    }
+
+    /// Waits out an admitted attempt's turn and its place in line; throws `.cancelled` when the
+    /// task is cancelled meanwhile, having given back what the attempt held.
+    func wait(_ waiting: Waiting) async throws(MoyaError) -> Permit {
+        let (permit, place) = (waiting.permit, waiting.place)
+        var leftLine = false
+        do {
+            if waiting.seconds > 0 {
+                try await _Concurrency.Task.sleep(nanoseconds: UInt64(min(waiting.seconds, 86_400) * 1e9))
+            }
+            if place == .queued {
+                // Failing, the wait has taken the waiter out of the line already.
+                leftLine = true
+                try await waitForPlace(key: permit.key, waiter: waiting.waiter, url: waiting.url)
+            }
+        } catch {
+            // Cancelled while sleeping out its turn, a waiter leaves the line it stands in,
+            // unless it was given a place meanwhile, which it then gives back.
+            let leavesNow = place == .queued && !leftLine
+            let holds = place == .held || (leavesNow && !abandonLine(key: permit.key, waiter: waiting.waiter))
+            release(permit.holding(holds), result: nil)
+            throw MoyaError.wrapping(error)
+        }
+        return permit
     }
 
     /// The attempt holding `permit` ended with `result`, or `nil` when it was never answered.
