@@ -36,6 +36,7 @@ enum RateLimitHints {
     /// Everything `response` asks of the host's next requests.
     static func hints(after response: Response, now: Date = Date()) -> Hints {
         var hints = Hints()
+        guard mayAsk(response) else { return hints }
         // A list of policies, in one field or several: each holds on its own, so the one
         // asking for the widest spacing keeps every quota.
         hints.policyInterval = response.headerValues(named: "RateLimit-Policy")
@@ -63,6 +64,33 @@ enum RateLimitHints {
             return hints
         }
         return hints
+    }
+
+    /// Whether `response` may ask anything: a `429` or a `503`, or a field whose name starts
+    /// with `RateLimit` or `X-RateLimit`. Most responses carry none, and one pass over their
+    /// fields costs less than looking up each name these hints read.
+    static func mayAsk(_ response: Response) -> Bool {
+        if response.statusCode == 429 || response.statusCode == 503 {
+            return true
+        }
+        var found = false
+        response.forEachHeaderField { name, _ in
+            found = found || isRateLimitField(name)
+        }
+        return found
+    }
+
+    /// Whether `name` starts with `RateLimit` or `X-RateLimit`, in any case.
+    static func isRateLimitField(_ name: String) -> Bool {
+        var bytes = name.utf8[...]
+        if bytes.count > 2, bytes.first.map({ $0 | 0x20 }) == UInt8(ascii: "x"),
+            bytes.dropFirst().first == UInt8(ascii: "-")
+        {
+            bytes = bytes.dropFirst(2)
+        }
+        // Setting the 0x20 bit lower-cases an ASCII letter; the prefix is letters only.
+        let prefix = "ratelimit".utf8
+        return bytes.count >= prefix.count && zip(bytes, prefix).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// `w / q` for one policy of a `RateLimit-Policy` field (`"default";q=100;w=60`, or the

@@ -82,6 +82,22 @@ struct RateLimitStateMachineTests {
         #expect(github.pace?.interval == 15)
     }
 
+    @Test func onlyFieldsNamedRateLimitOrXRateLimitInAnyCaseAreRead() {
+        #expect(RateLimitHints.isRateLimitField("RateLimit-Policy"))
+        #expect(RateLimitHints.isRateLimitField("x-ratelimit-reset"))
+        #expect(RateLimitHints.isRateLimitField("X-RATELIMIT-REMAINING"))
+        #expect(!RateLimitHints.isRateLimitField("Content-Type"))
+        #expect(!RateLimitHints.isRateLimitField("X-Rate"))
+        #expect(!RateLimitHints.isRateLimitField("X-"))
+        #expect(!RateLimitHints.isRateLimitField("Y-RateLimit"))
+        let shouted = RateLimitHints.hints(
+            after: response(200, ["X-RATELIMIT-REMAINING": "0", "X-RATELIMIT-RESET": "45"])
+        )
+        #expect(shouted.pause == 45)
+        let plain = RateLimitHints.hints(after: response(200, ["Content-Type": "text/plain", "Retry-After": "9"]))
+        #expect(plain == RateLimitHints.Hints())
+    }
+
     @Test func theStrictestStatedPolicyGivesTheSpacing() {
         #expect(RateLimitHints.policyInterval("\"default\";q=100;w=60") == 0.6)
         #expect(RateLimitHints.policyInterval("100;w=60") == 0.6)
