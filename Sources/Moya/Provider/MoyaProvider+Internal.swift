@@ -66,8 +66,16 @@ extension MoyaProvider {
             policies: policies,
             streaming: streaming,
             mayDecodeErrorBody: targetsMayDecodeErrorBodies,
-            resilience: stubBehavior == .never ? session.resilience : nil
+            resilience: stubBehavior == .never ? resilienceGate(for: target, policies: policies) : nil
         )
+    }
+
+    /// The gate of the target's own resilience policies, when it sets them, else the session's.
+    private func resilienceGate(for target: Target, policies: RequestPolicies?) -> ResilienceGate? {
+        guard let own = policies?.resilience else { return session.resilience }
+        // A MultiTarget's policies are its wrapped target's: their state is that type's.
+        let owner: Any.Type = (target as? MultiTarget).map { type(of: $0.target) } ?? Target.self
+        return session.targetGates.gate(for: own, of: owner)
     }
 }
 

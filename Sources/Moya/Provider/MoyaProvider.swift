@@ -114,9 +114,13 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
                 cache.failures.addObserver(observer)
             }
         }
-        if let gate = session.resilience, gate.policies.circuitBreaker != nil {
-            for case let observer as any CircuitStateObserver in plugins {
+        for case let observer as any CircuitStateObserver in plugins {
+            if let gate = session.resilience, gate.policies.circuitBreaker != nil {
                 gate.addObserver(observer)
+            }
+            // Targets may set breakers of their own.
+            if targetsMayHavePolicies {
+                session.targetGates.addObserver(observer)
             }
         }
     }

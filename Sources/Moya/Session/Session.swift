@@ -38,6 +38,8 @@ public final class Session: Sendable {
     let policy: Policy
     /// The state of the configuration's resilience policies; `nil` when none is set.
     let resilience: ResilienceGate?
+    /// The state of the policies targets set for themselves (`RequestPolicies.resilience`).
+    let targetGates: TargetGates
 
     /// `streamTransport` behind the session's cache and cookie storage: assembled once, since
     /// every request uses it unless its target sets a cache policy of its own.
@@ -131,6 +133,7 @@ public final class Session: Sendable {
             hasLogger: configuration.logger != nil
         )
         self.resilience = ResilienceGate.make(configuration.resilience, logger: configuration.logger)
+        self.targetGates = TargetGates(logger: configuration.logger)
         // The cache's own failures are warned about through this session's logger.
         configuration.cache?.failures.adopt(configuration.logger)
     }

@@ -22,6 +22,14 @@ public protocol RequestPolicies {
     /// How this target's requests use the session's `HTTPCache`; `nil` keeps the cache's own
     /// policy. Without a cache on the session, there is nothing to use.
     var cachePolicy: CachePolicy? { get }
+
+    /// The resilience policies for this target's requests, in place of the session's
+    /// (`Session.Configuration.resilience`): set in them every policy its requests need. An
+    /// empty set exempts the target from the session's; `nil` keeps the session's. Their state
+    /// is kept by the session, shared by every provider using it, one per target type and set
+    /// of numbers. Coalescing stays the session's: it merges requests below the cache, for
+    /// every target alike.
+    var resilience: ResiliencePolicies? { get }
 }
 
 extension RequestPolicies {
@@ -29,6 +37,8 @@ extension RequestPolicies {
     public var retryPolicy: RetryPolicy? { nil }
     /// No policy of its own: the cache's applies.
     public var cachePolicy: CachePolicy? { nil }
+    /// No policies of its own: the session's apply.
+    public var resilience: ResiliencePolicies? { nil }
 }
 
 extension MultiTarget: RequestPolicies {
@@ -45,5 +55,10 @@ extension MultiTarget: RequestPolicies {
     /// The wrapped target's cache policy, when it adopts `RequestPolicies`.
     public var cachePolicy: CachePolicy? {
         (target as? RequestPolicies)?.cachePolicy
+    }
+
+    /// The wrapped target's resilience policies, when it adopts `RequestPolicies`.
+    public var resilience: ResiliencePolicies? {
+        (target as? RequestPolicies)?.resilience
     }
 }
