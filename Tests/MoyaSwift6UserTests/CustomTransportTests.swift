@@ -10,6 +10,8 @@ final class DictionaryTransport: Transport {
     private let lock = NSLock()
     // Guarded by `lock`.
     nonisolated(unsafe) private var sentPaths: [String] = []
+    // Guarded by `lock`.
+    nonisolated(unsafe) private var lastSessionHeaders: [String: String] = [:]
 
     /// Yields once per held request.
     let held = AsyncStream<Void>.makeStream()
@@ -22,13 +24,21 @@ final class DictionaryTransport: Transport {
         lock.withLock { sentPaths }
     }
 
+    /// The session's default headers the last exchange carried.
+    var sessionHeaders: [String: String] {
+        lock.withLock { lastSessionHeaders }
+    }
+
     func send(_ exchange: TransportExchange, events: TransportEvents) {
         let path = exchange.request.url?.path ?? ""
-        lock.withLock { sentPaths.append(path) }
+        lock.withLock {
+            sentPaths.append(path)
+            lastSessionHeaders = exchange.sessionHeaders
+        }
         if path == "/hold" {
             // Answers only when the caller cancels, as a transport that wound down does.
             exchange.cancellation.onCancel {
-                events.completion(.failure(.underlying(URLError(.cancelled), nil)))
+                events.completion(.failure(.cancelled))
             }
             held.continuation.yield()
             return
@@ -81,6 +91,16 @@ struct CustomTransportTests {
         }
         #expect(body == Data(#"{"name":"moya"}"#.utf8))
         #expect(transport.sent == ["/user", "/missing", "/user"])
+    }
+
+    @Test func theSessionsDefaultHeadersReachAUserTransportWithEachExchange() async throws {
+        var configuration = Session.Configuration()
+        configuration.defaultHeaders["X-Client"] = "mobile/7"
+        let provider = MoyaProvider<PathTarget>(session: Session(transport: transport, configuration: configuration))
+        _ = try await provider.request(PathTarget(path: "/user"))
+        let headers = transport.sessionHeaders
+        #expect(headers["X-Client"] == "mobile/7")
+        #expect(headers["User-Agent"] == Session.Configuration.defaultHeaders["User-Agent"])
     }
 
     @Test func theSessionsCacheAnswersInFrontOfAUserTransport() async throws {

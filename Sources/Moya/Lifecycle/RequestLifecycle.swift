@@ -263,7 +263,8 @@ final class RequestLifecycle: Sendable {
             request: request,
             endpoint: context.endpoint,
             deadline: deadline,
-            cancellation: cancellation
+            cancellation: cancellation,
+            sessionHeaders: context.sessionPolicy.defaultHeaders
         )
         guard context.streaming == nil else {
             open(exchange, step: step)

@@ -78,8 +78,10 @@ extension MoyaError {
         (error as? MoyaError) ?? .underlying(error, nil)
     }
 
-    /// The error a cancelled request completes with, as URLSession and Moya report it.
-    static var cancelled: MoyaError {
+    /// The error a cancelled request completes with, as URLSession and Moya report it
+    /// (`isCancellation` is `true`): a transport of one's own completes a cancelled attempt
+    /// with it.
+    public static var cancelled: MoyaError {
         .underlying(
             NSError(
                 domain: NSURLErrorDomain,

@@ -29,7 +29,7 @@ import NIOCore
 ///   immediate stub).
 /// - **Cancel.** The caller owns cancellation (`TransportExchange.cancellation`). Once it is cancelled,
 ///   the transport stops the attempt, releases everything it held (connection, timers,
-///   temporary files), and only then calls `completion`, with a cancelled error unless the
+///   temporary files), and only then calls `completion`, with `MoyaError.cancelled` unless the
 ///   outcome won the race. Nothing is sent for an attempt cancelled before it started.
 /// - **One attempt.** A transport sends what it is given once. Adapting, retrying and answering
 ///   authentication challenges belong to the lifecycle above it, which owns every attempt.
@@ -40,7 +40,8 @@ import NIOCore
 /// - **Timeouts.** A request's `timeoutInterval`, when not URLRequest's default, is how long it
 ///   may go without bytes moving (URLSession's rule); the exchange's `deadline` bounds the
 ///   rest. Waiting for a pooled connection counts against those, never the connect timeout.
-/// - **Headers.** The session's default headers are sent unless the request sets the same name.
+/// - **Headers.** The session's default headers (`TransportExchange.sessionHeaders`) are sent
+///   unless the request sets the same name.
 /// - **Bodies.** A body is rebuilt from the endpoint's task on every call, so a retry sends it
 ///   again; a stream part already read cannot be, and fails before sending.
 /// - **Downloads.** A download is written to a temporary file and moved to its destination only
@@ -74,6 +75,9 @@ public struct TransportExchange: Sendable {
     public var deadline: NIODeadline?
     /// Cancels this attempt; the lifecycle owns it (see `TransportCancellation`).
     public var cancellation: TransportCancellation
+    /// The session's default headers, to send unless `request` sets the same name (in any
+    /// case). The package's own transports know them already and read them once.
+    public var sessionHeaders: [String: String]
     /// The session's cookies, for a transport that follows redirects itself to keep on each
     /// hop (`CookieTransport`); `nil` without a cookie storage. A value, not a closure, so that
     /// the many requests never redirected allocate nothing for it. A transport of your own
@@ -85,12 +89,14 @@ public struct TransportExchange: Sendable {
         request: URLRequest,
         endpoint: Endpoint,
         deadline: NIODeadline? = nil,
-        cancellation: TransportCancellation = TransportCancellation()
+        cancellation: TransportCancellation = TransportCancellation(),
+        sessionHeaders: [String: String] = [:]
     ) {
         self.request = request
         self.endpoint = endpoint
         self.deadline = deadline
         self.cancellation = cancellation
+        self.sessionHeaders = sessionHeaders
     }
 }
 

@@ -149,7 +149,15 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 }
 
-/// A response produced no head: the connection ended first.
-enum TransferError: Error {
-    case noResponseHead
+/// Failures of the exchange itself, as the `NSURLErrorDomain` errors URLSession reports for them.
+enum TransferError {
+    /// The exchange ended without a response head: URLSession's `badServerResponse`, an
+    /// error users match like every other transport fault.
+    static var noResponseHead: NSError {
+        NSError(
+            domain: NSURLErrorDomain,
+            code: NSURLErrorBadServerResponse,
+            userInfo: [NSLocalizedDescriptionKey: "The exchange ended without a response head"]
+        )
+    }
 }
