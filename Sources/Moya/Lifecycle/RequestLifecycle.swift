@@ -177,7 +177,7 @@ final class RequestLifecycle: Sendable {
             let start = gate?.start(request, attempt: attempt)
             // Without an interceptor of the user's, an attempt the policies admit at once (or
             // refuse) needs no task: nothing is left to await.
-            if interceptor is PassThroughInterceptor {
+            if PassThroughInterceptor.isIt(interceptor) {
                 switch start {
                 case .admitted(let admitted)?:
                     hold(admitted)
@@ -208,7 +208,7 @@ final class RequestLifecycle: Sendable {
         case let .send(request, deadline, cancellation, step):
             send(request, deadline: deadline, cancellation: cancellation, step: step)
         case let .decide(sent, interceptor, attempt, result, step):
-            guard !(interceptor is PassThroughInterceptor) else {
+            guard !PassThroughInterceptor.isIt(interceptor) else {
                 // It never retries: the decision needs no task.
                 perform(withMachine { $0.decided(.doNotRetry, step: step, now: NIODeadline.now()) })
                 return

@@ -82,15 +82,13 @@ enum RateLimitHints {
 
     /// Whether `name` starts with `RateLimit` or `X-RateLimit`, in any case.
     static func isRateLimitField(_ name: String) -> Bool {
-        var bytes = name.utf8[...]
-        if bytes.count > 2, bytes.first.map({ $0 | 0x20 }) == UInt8(ascii: "x"),
-            bytes.dropFirst().first == UInt8(ascii: "-")
-        {
-            bytes = bytes.dropFirst(2)
+        // The first byte tells most fields apart (setting its 0x20 bit lower-cases a letter):
+        // only the few starting with an R or an X are compared whole.
+        switch name.utf8.first.map({ $0 | 0x20 }) {
+        case UInt8(ascii: "r"): name.lowercased().hasPrefix("ratelimit")
+        case UInt8(ascii: "x"): name.lowercased().hasPrefix("x-ratelimit")
+        default: false
         }
-        // Setting the 0x20 bit lower-cases an ASCII letter; the prefix is letters only.
-        let prefix = "ratelimit".utf8
-        return bytes.count >= prefix.count && zip(bytes, prefix).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// `w / q` for one policy of a `RateLimit-Policy` field (`"default";q=100;w=60`, or the
