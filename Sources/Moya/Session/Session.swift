@@ -116,7 +116,7 @@ public final class Session: Sendable {
         if let coalescing = configuration.resilience.coalescing {
             streamTransport = CoalescingTransport(base: streamTransport, settings: coalescing)
         }
-        let keepsCookies = transport is URLSessionTransport
+        let keepsCookies = transport.keepsCookies
         self.configuration = configuration
         self.transport = transport
         self.streamTransport = streamTransport
@@ -138,15 +138,12 @@ public final class Session: Sendable {
         configuration.cache?.failures.adopt(configuration.logger)
     }
 
-    /// Shuts the session's transport down, failing requests still in flight: an
-    /// `AsyncHTTPClientTransport` shuts down the clients it owns, a `URLSessionTransport`
-    /// invalidates its URLSession. Later requests fail with `MoyaClientError` `sessionShutDown`.
+    /// Shuts the session's transport down (`Transport.shutdown()`), failing requests still in
+    /// flight: an `AsyncHTTPClientTransport` shuts down the clients it owns, a
+    /// `URLSessionTransport` invalidates its URLSession; later requests through either fail
+    /// with `MoyaClientError` `sessionShutDown`.
     public func shutdown() async throws {
-        if let client = transport as? AsyncHTTPClientTransport {
-            try await client.shutdown()
-        } else if let urlSession = transport as? URLSessionTransport {
-            urlSession.shutdown()
-        }
+        try await transport.shutdown()
     }
 
     /// The headers added to every request that does not set them itself.

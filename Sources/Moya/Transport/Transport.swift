@@ -58,6 +58,23 @@ import NIOCore
 public protocol Transport: Sendable {
     /// Starts sending one attempt, keeping the contract above.
     func send(_ exchange: TransportExchange, events: TransportEvents)
+
+    /// Stops the transport for good, failing the attempts still in flight; `Session.shutdown()`
+    /// calls it. By default there is nothing to stop.
+    func shutdown() async throws
+
+    /// Whether the transport keeps cookies itself, as URLSession does: the session then adds
+    /// none from its cookie storage and stores none of the responses'. `false` by default; a
+    /// decorator answers what the transport it wraps does.
+    var keepsCookies: Bool { get }
+}
+
+extension Transport {
+    /// Nothing to stop.
+    public func shutdown() async throws {}
+
+    /// The session's cookie storage keeps the cookies.
+    public var keepsCookies: Bool { false }
 }
 
 /// Everything a transport needs to know about one attempt of a request: plain values, nothing

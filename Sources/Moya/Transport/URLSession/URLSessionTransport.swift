@@ -72,6 +72,9 @@ public final class URLSessionTransport: StreamTransport {
         )
     }
 
+    /// URLSession keeps its own cookies, in its configuration's `httpCookieStorage`.
+    public var keepsCookies: Bool { true }
+
     /// Cancels the requests in flight and invalidates the URLSession; later requests fail with
     /// `MoyaClientError.Code.sessionShutDown`. `Session.shutdown()` calls it.
     public func shutdown() {
