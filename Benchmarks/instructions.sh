@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Counts the instructions one request costs, with valgrind's callgrind, through Moya and through
 # AsyncHTTPClient alone (async and callback APIs, with and without Moya's default headers, with
-# and without one no-op plugin, one and 32 at a time), a generated OpenAPI client on
-# MoyaTransport and on swift-openapi-async-http-client, and the stub workload, against nginx on
-# loopback; prints Markdown tables of the counts and their ratios, and keeps them in
-# .build/instructions/table.md.
+# and without one no-op plugin, with every resilience policy set, one and 32 at a time), a
+# generated OpenAPI client on MoyaTransport and on swift-openapi-async-http-client, and the stub
+# workload, against nginx on loopback; prints Markdown tables of the counts and their ratios, and
+# keeps them in .build/instructions/table.md.
 #
 # Usage: Benchmarks/instructions.sh [--small N] [--large N]
 #   --small N, --large N   requests in the two runs of each row (default 512 and 2048, multiples
@@ -127,7 +127,7 @@ count() {
     rm -f "$out"
 }
 
-network_modes=(ahc ahc-headers moya moya-plugin ahc-callback ahc-callback-headers moya-callback moya-callback-plugin)
+network_modes=(ahc ahc-headers moya moya-plugin moya-policies ahc-callback ahc-callback-headers moya-callback moya-callback-plugin)
 for concurrency in 1 32; do
     for mode in "${network_modes[@]}"; do
         echo "== $mode × $concurrency" >&2

@@ -31,6 +31,7 @@ def main() -> int:
         ("the same, sending Moya's default headers", "ahc-headers", None, "ahc"),
         ("Moya, `try await provider.request(.x)`", "moya", "ahc-headers", "ahc"),
         ("Moya, async, one no-op plugin", "moya-plugin", "ahc-headers", "ahc"),
+        ("Moya, async, every resilience policy set, none tripping", "moya-policies", "ahc-headers", "ahc"),
         ("raw AsyncHTTPClient, callback API + a queue hop, no headers", "ahc-callback", None, None),
         ("the same, sending Moya's default headers", "ahc-callback-headers", None, "ahc-callback"),
         ("Moya, callback API", "moya-callback", "ahc-callback-headers", "ahc-callback"),
@@ -86,6 +87,11 @@ def main() -> int:
     print(
         f"| one no-op plugin ≤ 3,000 instructions | {plugin_cost[0]:,.0f} {'met' if plugin_cost[0] <= 3000 else 'missed'}"
         f" | {plugin_cost[1]:,.0f} {'met' if plugin_cost[1] <= 3000 else 'missed'} |"
+    )
+    policies_ratio = [values[("moya-policies", c)] / values[("moya", c)] for c in (1, 32)]
+    print(
+        f"| every resilience policy, none tripping, ≤ 1.03× without | {verdict(policies_ratio[0], 1.03, '×')}"
+        f" | {verdict(policies_ratio[1], 1.03, '×')} |"
     )
     openapi_ratio = [openapi[("moya", c)] / openapi[("ahc", c)] for c in (1, 32)]
     print(

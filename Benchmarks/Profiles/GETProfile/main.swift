@@ -26,7 +26,8 @@
 // benchmark's callback rows do. `ahc-headers` and `ahc-callback-headers` are `ahc` and
 // `ahc-callback` sending the session's default headers, as Moya does: the fair baselines of
 // `Benchmarks/instructions.sh`. `moya-plugin` and `moya-callback-plugin` add one plugin that does
-// nothing, for what a plugin costs.
+// nothing, for what a plugin costs. `moya-policies` sets every resilience policy, none of which
+// trips: what they cost a request that passes them.
 //
 // The main thread waits on a semaphore instead of an async `main`: valgrind 3.19 crashes when an
 // async `main` returns, and its counts are lost. `floor` is the least any pipeline on Moya's types could cost: the
@@ -71,6 +72,8 @@ let session =
         Session(configuration: .init(cache: .memory(maxBytes: 1 << 20, policy: .alwaysRevalidate)))
     } else if mode == "moya-hit" {
         Session(configuration: .init(cache: .memory(maxBytes: 1 << 20, policy: .useProtocol)))
+    } else if mode == "moya-policies" {
+        Session(configuration: policiesConfiguration())
     } else if let readTimeout {
         Session(
             httpClient: HTTPClient(
@@ -81,6 +84,21 @@ let session =
     } else {
         Session()
     }
+/// Every resilience policy set, none of which trips on the benchmark's GETs: what they cost a
+/// request that passes (`moya-policies`). Coalescing is set for `HEAD` only: merging the
+/// identical GETs in flight would change the work, not measure the check.
+func policiesConfiguration() -> Session.Configuration {
+    var configuration = Session.Configuration()
+    configuration.resilience = ResiliencePolicies(
+        retryBudget: RetryBudget(),
+        circuitBreaker: CircuitBreaker(),
+        concurrencyLimit: ConcurrencyLimit(maximumConcurrentRequests: 1_000),
+        rateLimit: RateLimit(requestsPerSecond: 1_000_000, burst: 1_000_000),
+        coalescing: RequestCoalescing(methods: [.head])
+    )
+    return configuration
+}
+
 /// The headers Moya's default session adds to every request, sent by the `-headers` baselines.
 /// Set before the loops start: a global of this file is set when the main thread reaches it.
 let defaultHeaders = Session.Configuration.defaultHeaders
@@ -149,7 +167,9 @@ case .failure(let error):
     }
     var bytes = 0
     for _ in 0..<count {
-        if mode == "moya" || mode == "moya-304" || mode == "moya-hit" || mode == "moya-stub" || mode == "moya-plugin" {
+        if mode == "moya" || mode == "moya-304" || mode == "moya-hit" || mode == "moya-stub" || mode == "moya-plugin"
+            || mode == "moya-policies"
+        {
             bytes += try await provider.request(JSONAPI(baseURL: url)).data.count
         } else if mode == "moya-post" {
             bytes += try await provider.request(JSONAPI(baseURL: url, body: postBody)).data.count
@@ -224,7 +244,8 @@ case .failure(let error):
     } else {
         let request: HTTPClient.Request
         do {
-            request = try futureRequest(url, post: false, headers: mode == "ahc-callback-headers" ? defaultHeaders : [:])
+            let headers = mode == "ahc-callback-headers" ? defaultHeaders : [:]
+            request = try futureRequest(url, post: false, headers: headers)
         } catch {
             return done(bytes)
         }
