@@ -12,6 +12,8 @@ final class DictionaryTransport: Transport {
     nonisolated(unsafe) private var sentPaths: [String] = []
     // Guarded by `lock`.
     nonisolated(unsafe) private var lastSessionHeaders: [String: String] = [:]
+    // Guarded by `lock`.
+    nonisolated(unsafe) private var lastDeadline: ContinuousClock.Instant?
 
     /// Yields once per held request.
     let held = AsyncStream<Void>.makeStream()
@@ -24,6 +26,11 @@ final class DictionaryTransport: Transport {
         lock.withLock { sentPaths }
     }
 
+    /// The whole-request deadline the last exchange carried.
+    var deadline: ContinuousClock.Instant? {
+        lock.withLock { lastDeadline }
+    }
+
     /// The session's default headers the last exchange carried.
     var sessionHeaders: [String: String] {
         lock.withLock { lastSessionHeaders }
@@ -34,6 +41,7 @@ final class DictionaryTransport: Transport {
         lock.withLock {
             sentPaths.append(path)
             lastSessionHeaders = exchange.sessionHeaders
+            lastDeadline = exchange.deadline
         }
         if path == "/hold" {
             // Answers only when the caller cancels, as a transport that wound down does.
@@ -101,6 +109,16 @@ struct CustomTransportTests {
         let headers = transport.sessionHeaders
         #expect(headers["X-Client"] == "mobile/7")
         #expect(headers["User-Agent"] == Session.Configuration.defaultHeaders["User-Agent"])
+    }
+
+    @Test func theWholeRequestDeadlineReachesAUserTransportOnSwiftsClock() async throws {
+        let configuration = Session.Configuration(requestTimeout: .seconds(30))
+        let provider = MoyaProvider<PathTarget>(session: Session(transport: transport, configuration: configuration))
+        let before = ContinuousClock.now
+        _ = try await provider.request(PathTarget(path: "/user"))
+        let deadline = try #require(transport.deadline)
+        #expect(deadline > before + .seconds(29))
+        #expect(deadline <= ContinuousClock.now + .seconds(30))
     }
 
     @Test func theSessionsCacheAnswersInFrontOfAUserTransport() async throws {

@@ -262,7 +262,7 @@ final class RequestLifecycle: Sendable {
         let exchange = TransportExchange(
             request: request,
             endpoint: context.endpoint,
-            deadline: deadline,
+            nioDeadline: deadline,
             cancellation: cancellation,
             sessionHeaders: context.sessionPolicy.defaultHeaders
         )

@@ -15,11 +15,11 @@ extension Session {
     /// ```
     public struct Configuration: Sendable {
         /// The longest time to wait for a connection (TCP and TLS). Default: 10 seconds.
-        public var connectTimeout: TimeAmount
+        public var connectTimeout: Duration
 
         /// The longest time to wait for the next bytes of a response (head or body) when the
         /// request does not set its own `timeoutInterval`. Default: 60 seconds, as URLSession.
-        public var readTimeout: TimeAmount
+        public var readTimeout: Duration
 
         /// The longest a whole request may take, response body included; `nil` for no limit.
         /// Default: 7 days, as URLSession's resource timeout.
@@ -27,7 +27,7 @@ extension Session {
         /// One deadline per request, fixed when it is first sent: retries, the answer to an
         /// authentication challenge and the waits between attempts count against it, and no
         /// retry starts once it has passed.
-        public var requestTimeout: TimeAmount?
+        public var requestTimeout: Duration?
 
         /// Headers added to every request that does not set them: `Accept-Encoding`,
         /// `Accept-Language` and `User-Agent` by default.
@@ -101,9 +101,9 @@ extension Session {
         /// The settings here are the ones every transport shares; each transport's own are in
         /// `asyncHTTPClient` and `urlSession`.
         public init(
-            connectTimeout: TimeAmount = Defaults.connectTimeout,
-            readTimeout: TimeAmount = Defaults.readTimeout,
-            requestTimeout: TimeAmount? = Defaults.requestTimeout,
+            connectTimeout: Duration = Defaults.connectTimeout,
+            readTimeout: Duration = Defaults.readTimeout,
+            requestTimeout: Duration? = Defaults.requestTimeout,
             defaultHeaders: [String: String] = Session.Configuration.defaultHeaders,
             redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = Defaults.redirects,
             tlsConfiguration: TLSConfiguration? = nil,
@@ -138,11 +138,11 @@ extension Session {
         @usableFromInline
         enum Defaults {
             /// 10 seconds.
-            @usableFromInline static let connectTimeout = TimeAmount.seconds(10)
+            @usableFromInline static let connectTimeout = Duration.seconds(10)
             /// 60 seconds, as URLSession's request timeout.
-            @usableFromInline static let readTimeout = TimeAmount.seconds(60)
+            @usableFromInline static let readTimeout = Duration.seconds(60)
             /// 7 days, as URLSession's resource timeout.
-            @usableFromInline static let requestTimeout: TimeAmount? = .hours(24 * 7)
+            @usableFromInline static let requestTimeout: Duration? = .seconds(7 * 24 * 3600)
             /// Follow up to 5, no cycles.
             @usableFromInline static let redirects = HTTPClient.Configuration.RedirectConfiguration.follow(
                 max: 5,

@@ -17,9 +17,9 @@ extension Session.Configuration {
         message: "pass decompression, httpVersion, proxy, proxyEnvironment and connectionPool in asyncHTTPClient:"
     )
     public init(
-        connectTimeout: TimeAmount = Defaults.connectTimeout,
-        readTimeout: TimeAmount = Defaults.readTimeout,
-        requestTimeout: TimeAmount? = Defaults.requestTimeout,
+        connectTimeout: Duration = Defaults.connectTimeout,
+        readTimeout: Duration = Defaults.readTimeout,
+        requestTimeout: Duration? = Defaults.requestTimeout,
         defaultHeaders: [String: String] = Session.Configuration.defaultHeaders,
         redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = Defaults.redirects,
         decompression: HTTPClient.Decompression = AsyncHTTPClientTransport.Configuration.defaultDecompression,

@@ -129,7 +129,7 @@ public final class Session: Sendable {
         self.interceptor = interceptor
         self.policy = Policy(
             defaultHeaders: configuration.defaultHeaders,
-            requestTimeout: configuration.requestTimeout,
+            requestTimeout: configuration.requestTimeout.map(TimeAmount.init),
             hasLogger: configuration.logger != nil
         )
         self.resilience = ResilienceGate.make(configuration.resilience, logger: configuration.logger)

@@ -89,7 +89,10 @@ public struct TransportExchange: Sendable {
     /// When the whole request must have finished (the session's whole-request timeout, fixed
     /// when the request first started sending); `nil` for no limit. Every attempt of a request
     /// shares it.
-    public var deadline: NIODeadline?
+    public var deadline: ContinuousClock.Instant?
+    /// The same deadline on SwiftNIO's clock, as the lifecycle fixed it, beside the instant it
+    /// stands for (`nioDeadline`).
+    var fixedDeadline: (instant: ContinuousClock.Instant, nio: NIODeadline)?
     /// Cancels this attempt; the lifecycle owns it (see `TransportCancellation`).
     public var cancellation: TransportCancellation
     /// The session's default headers, to send unless `request` sets the same name (in any
@@ -105,7 +108,7 @@ public struct TransportExchange: Sendable {
     public init(
         request: URLRequest,
         endpoint: Endpoint,
-        deadline: NIODeadline? = nil,
+        deadline: ContinuousClock.Instant? = nil,
         cancellation: TransportCancellation = TransportCancellation(),
         sessionHeaders: [String: String] = [:]
     ) {

@@ -106,7 +106,7 @@ struct NetworkTimeoutTests {
             // it instead (`TransferScope`). Two seconds to connect on loopback hold on a loaded
             // machine, where 300 ms did not.
             var errors: [NSError] = []
-            for connectTimeout in [TimeAmount.seconds(10), .seconds(2)] {
+            for connectTimeout in [Duration.seconds(10), .seconds(2)] {
                 let session = Session(
                     configuration: .init(
                         connectTimeout: connectTimeout,

@@ -15,7 +15,7 @@ extension AsyncHTTPClientTransport {
         var client = HTTPClient.Configuration(
             tlsConfiguration: configuration.tlsConfiguration,
             redirectConfiguration: .disallow,
-            timeout: .init(connect: configuration.connectTimeout, read: nil),
+            timeout: .init(connect: TimeAmount(configuration.connectTimeout), read: nil),
             connectionPool: own.connectionPool,
             proxy: proxy,
             decompression: own.decompression

@@ -157,7 +157,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     /// The connect timeout `client` was built with, when the transport built it: a client it
     /// was given keeps its own settings, which AsyncHTTPClient does not expose.
     func connectTimeout(of client: HTTPClient) -> TimeAmount? {
-        ownsClient || client !== httpClient ? configuration.connectTimeout : nil
+        ownsClient || client !== httpClient ? TimeAmount(configuration.connectTimeout) : nil
     }
 
     deinit {

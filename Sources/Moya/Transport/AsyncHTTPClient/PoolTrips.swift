@@ -31,9 +31,12 @@ struct PoolTrips: Sendable {
     /// copied the session's whole configuration, a retain of each of its fields, per request.
     init(exchange: TransportExchange, configuration: borrowing Session.Configuration, redirects rule: RedirectRule) {
         self.exchange = exchange
-        self.idleTimeout = Self.idleTimeout(for: exchange.request, default: configuration.readTimeout)
-        self.wait = ConnectionWait(idleTimeout: idleTimeout, requestTimeout: configuration.requestTimeout)
-        self.scope = TransferScope(configuration: configuration, deadline: exchange.deadline)
+        self.idleTimeout = Self.idleTimeout(for: exchange.request, default: TimeAmount(configuration.readTimeout))
+        self.wait = ConnectionWait(
+            idleTimeout: idleTimeout,
+            requestTimeout: configuration.requestTimeout.map(TimeAmount.init)
+        )
+        self.scope = TransferScope(configuration: configuration, deadline: exchange.nioDeadline)
         self.hops = RedirectHops(rule: rule, firstURL: exchange.request.url)
         self.firstRequest = exchange.request
     }

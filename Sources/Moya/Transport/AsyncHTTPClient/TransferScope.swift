@@ -26,7 +26,7 @@ struct TransferScope: Sendable {
     /// `deadline` is the request's, set when it first started sending (`TransportExchange.deadline`).
     /// `configuration` is borrowed, not copied (see `PoolTrips.init`).
     init(configuration: borrowing Session.Configuration, deadline: NIODeadline?) {
-        self.requestTimeout = configuration.requestTimeout
+        self.requestTimeout = configuration.requestTimeout.map(TimeAmount.init)
         self.deadline = deadline
         // No logger by default, so no copy and no task-local read per request.
         self.logger = configuration.logger.map { logger in

@@ -55,8 +55,8 @@ public final class URLSessionTransport: StreamTransport {
         let customTLS = configuration.tlsConfiguration != nil
         settings = Settings(
             defaultHeaders: SessionHeaders(configuration.defaultHeaders),
-            readTimeout: configuration.readTimeout,
-            requestTimeout: configuration.requestTimeout,
+            readTimeout: TimeAmount(configuration.readTimeout),
+            requestTimeout: configuration.requestTimeout.map(TimeAmount.init),
             redirects: RedirectRule(configuration.redirectConfiguration),
             cookieStorage: configuration.cookieStorage,
             temporaryDirectory: configuration.temporaryDirectory ?? FileManager.default.temporaryDirectory,
@@ -111,11 +111,9 @@ public final class URLSessionTransport: StreamTransport {
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.urlCredentialStorage = nil
-        sessionConfiguration.timeoutIntervalForRequest = Double(configuration.readTimeout.nanoseconds) / 1e9
+        sessionConfiguration.timeoutIntervalForRequest = configuration.readTimeout.timeInterval
         sessionConfiguration.timeoutIntervalForResource =
-            configuration.requestTimeout.map {
-                Double($0.nanoseconds) / 1e9
-            } ?? .greatestFiniteMagnitude
+            configuration.requestTimeout?.timeInterval ?? .greatestFiniteMagnitude
         // URLSession takes no limit below one connection.
         sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.urlSession.maximumConnectionsPerHost)
         return sessionConfiguration
@@ -153,7 +151,7 @@ public final class URLSessionTransport: StreamTransport {
             uploadLength: prepared.reportsUploadProgress ? prepared.uploadLength : nil,
             settings: settings
         )
-        transfer.schedule(deadline: exchange.deadline)
+        transfer.schedule(deadline: exchange.nioDeadline)
         // At once when the attempt was cancelled already: the transfer then never starts a task.
         exchange.cancellation.onCancel { transfer.interrupt(.cancelled) }
         let session = urlSession
@@ -201,7 +199,7 @@ public final class URLSessionTransport: StreamTransport {
         if settings.namesAProxy {
             throw MoyaError.underlying(URLSessionUnsupportedSetting.proxy, nil)
         }
-        if let deadline = exchange.deadline, deadline <= .now() {
+        if let deadline = exchange.nioDeadline, deadline <= .now() {
             let seconds = settings.requestTimeout.map { Double($0.nanoseconds) / 1e9 } ?? 0
             throw MoyaError.underlying(TransferTimeout(limit: .wholeRequest, seconds: seconds).asURLError, nil)
         }
