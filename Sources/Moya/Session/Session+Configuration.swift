@@ -34,7 +34,7 @@ extension Session {
         public var defaultHeaders: [String: String]
 
         /// How redirects are handled. Default: follow up to 5, no cycles.
-        public var redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration
+        public var redirectConfiguration: RedirectPolicy
 
         /// TLS settings: custom trust roots, client certificates, protocol versions. `nil`
         /// means full verification against the system's trust roots.
@@ -105,7 +105,7 @@ extension Session {
             readTimeout: Duration = Defaults.readTimeout,
             requestTimeout: Duration? = Defaults.requestTimeout,
             defaultHeaders: [String: String] = Session.Configuration.defaultHeaders,
-            redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = Defaults.redirects,
+            redirectConfiguration: RedirectPolicy = Defaults.redirects,
             tlsConfiguration: TLSConfiguration? = nil,
             serverTrustPolicies: [String: ServerTrustPolicy] = [:],
             temporaryDirectory: URL? = nil,
@@ -144,10 +144,7 @@ extension Session {
             /// 7 days, as URLSession's resource timeout.
             @usableFromInline static let requestTimeout: Duration? = .seconds(7 * 24 * 3600)
             /// Follow up to 5, no cycles.
-            @usableFromInline static let redirects = HTTPClient.Configuration.RedirectConfiguration.follow(
-                max: 5,
-                allowCycles: false
-            )
+            @usableFromInline static let redirects = RedirectPolicy.follow(max: 5, allowCycles: false)
         }
 
         /// How many connections either transport keeps to one host by default: 32.

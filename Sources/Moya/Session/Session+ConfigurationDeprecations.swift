@@ -21,7 +21,7 @@ extension Session.Configuration {
         readTimeout: Duration = Defaults.readTimeout,
         requestTimeout: Duration? = Defaults.requestTimeout,
         defaultHeaders: [String: String] = Session.Configuration.defaultHeaders,
-        redirectConfiguration: HTTPClient.Configuration.RedirectConfiguration = Defaults.redirects,
+        redirectConfiguration: RedirectPolicy = Defaults.redirects,
         decompression: HTTPClient.Decompression = AsyncHTTPClientTransport.Configuration.defaultDecompression,
         httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic,
         proxy: HTTPClient.Configuration.Proxy? = nil,

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 
 /// The session's redirect settings (`Session.Configuration.redirectConfiguration`), applied the
@@ -29,33 +28,14 @@ struct RedirectRule: Sendable {
         self.retainsPostOn302 = retainsPostOn302
     }
 
-    /// The settings of an AsyncHTTPClient redirect configuration.
-    ///
-    /// AsyncHTTPClient keeps which mode it is in internal; it is read by reflection, which
-    /// sees `follow(FollowConfiguration)` (whose fields are public) or `disallow`. A layout
-    /// it does not recognise keeps AsyncHTTPClient's default, 5 redirects without cycles.
-    init(_ configuration: HTTPClient.Configuration.RedirectConfiguration) {
-        let mode = Mirror(reflecting: configuration).children.first { $0.label == "mode" }?.value
-        guard let mode else {
-            self.init(limit: 5, allowsCycles: false)
-            return
-        }
-        let follow =
-            Mirror(reflecting: mode).children.first?.value
-            as? HTTPClient.Configuration.RedirectConfiguration
-            .FollowConfiguration
-        if let follow {
-            self.init(
-                limit: follow.max,
-                allowsCycles: follow.allowCycles,
-                retainsPostOn301: follow.retainHTTPMethodAndBodyOn301,
-                retainsPostOn302: follow.retainHTTPMethodAndBodyOn302
-            )
-        } else if String(describing: mode) == "disallow" {
-            self.init(limit: nil, allowsCycles: false)
-        } else {
-            self.init(limit: 5, allowsCycles: false)
-        }
+    /// The rule of the session's `RedirectPolicy`.
+    init(_ policy: RedirectPolicy) {
+        self.init(
+            limit: policy.limit,
+            allowsCycles: policy.allowsCycles,
+            retainsPostOn301: policy.retainsPostOn301,
+            retainsPostOn302: policy.retainsPostOn302
+        )
     }
 
     /// The error of a request to `url` stopped by the limit or a cycle, as URLSession reports

@@ -16,11 +16,16 @@ struct RedirectRuleTests {
         return request
     }
 
-    @Test func theSettingsAreReadFromAsyncHTTPClientsConfiguration() {
+    @Test func theSettingsAreReadFromTheSessionsRedirectPolicy() {
         let follow = RedirectRule(.follow(max: 3, allowCycles: true))
-        #expect(follow.limit == 3 && follow.allowsCycles)
+        #expect(follow.limit == 3 && follow.allowsCycles && !follow.retainsPostOn301)
+        let keeping = RedirectRule(
+            .follow(max: 2, allowCycles: false, retainHTTPMethodAndBodyOn301: true, retainHTTPMethodAndBodyOn302: false)
+        )
+        #expect(keeping.retainsPostOn301 && !keeping.retainsPostOn302)
         let disallow = RedirectRule(.disallow)
         #expect(disallow.limit == nil)
+        #expect(RedirectRule(.follow(max: -1, allowCycles: false)).limit == 0)
     }
 
     @Test func aRedirectToTheSameOriginKeepsItsCredentials() {
