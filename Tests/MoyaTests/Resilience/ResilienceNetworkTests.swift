@@ -98,13 +98,7 @@ struct ResilienceNetworkTests {
     }
 
     @Test func theBudgetLimitsRetriesToAShareOfRequestsAndKeepsTheLastOutcome() async throws {
-        let hits = Counter()
-        try await TestServer.with({ router in
-            router.get("down") { _, _ -> Hummingbird.Response in
-                hits.increment()
-                return Hummingbird.Response(status: .serviceUnavailable)
-            }
-        }) { server in
+        try await withFailingUpstream { server, hits in
             let retry = RetryPolicy(retryLimit: 3, exponentialBackoffScale: 0.001, jitter: 0)
             let provider = provider(
                 ResiliencePolicies(retryBudget: RetryBudget(percentCanRetry: 0.2, minimumRetriesPerSecond: 0)),

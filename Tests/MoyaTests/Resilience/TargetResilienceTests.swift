@@ -42,6 +42,16 @@ struct TargetResilienceTests {
         )
     }
 
+    /// The code of the `MoyaClientError` a request was refused with; `nil` when it was not.
+    private static func refusal(_ provider: MoyaProvider<Guarded>, _ target: Guarded) async -> MoyaClientError.Code? {
+        do throws(MoyaError) {
+            _ = try await provider.request(target)
+            return nil
+        } catch {
+            return error.clientError?.code
+        }
+    }
+
     @Test func policiesWithTheSameNumbersShareOneGateAndOthersGetTheirOwn() {
         let gates = TargetGates(logger: nil)
         let first = gates.gate(for: Self.breaker(opensAfter: 4), of: Guarded.self)
@@ -85,13 +95,7 @@ struct TargetResilienceTests {
     }
 
     @Test func aTargetsOwnBreakerIsSharedByProvidersAndLeavesOtherTargetsAlone() async throws {
-        let hits = Counter()
-        try await TestServer.with({ router in
-            router.get("down") { _, _ -> Hummingbird.Response in
-                hits.increment()
-                return Hummingbird.Response(status: .serviceUnavailable)
-            }
-        }) { server in
+        try await withFailingUpstream { server, hits in
             let session = Session(configuration: .init(cookieStorage: nil))
             let first = MoyaProvider<Guarded>(session: session)
             let second = MoyaProvider<Guarded>(session: session)
@@ -101,13 +105,8 @@ struct TargetResilienceTests {
             let status2 = try await second.request(guarded).statusCode
             #expect(status1 == 503)
             #expect(status2 == 503)
-            do throws(MoyaError) {
-                _ = try await second.request(guarded)
-                Issue.record("the target's breaker, opened through both providers, refuses")
-            } catch {
-                let code = error.clientError?.code
-                #expect(code == MoyaClientError.Code.circuitOpen)
-            }
+            let refusal = await Self.refusal(second, guarded)
+            #expect(refusal == .circuitOpen, "the target's breaker, opened through both providers, refuses")
             #expect(hits.count == 2, "a refused request sends nothing")
             let other = try await first.request(unguarded).statusCode
             #expect(other == 503, "a target without policies of its own passes the session's: none")
@@ -116,26 +115,15 @@ struct TargetResilienceTests {
     }
 
     @Test func aTargetsEmptyPoliciesExemptItFromTheSessionsBreaker() async throws {
-        let hits = Counter()
-        try await TestServer.with({ router in
-            router.get("down") { _, _ -> Hummingbird.Response in
-                hits.increment()
-                return Hummingbird.Response(status: .serviceUnavailable)
-            }
-        }) { server in
+        try await withFailingUpstream { server, hits in
             var configuration = Session.Configuration(cookieStorage: nil)
             configuration.resilience = Self.breaker(opensAfter: 1)
             let provider = MoyaProvider<Guarded>(session: Session(configuration: configuration))
             let sessions = Guarded(baseURL: server.baseURL, path: "/down", policies: { nil })
             let exempt = Guarded(baseURL: server.baseURL, path: "/down", policies: { ResiliencePolicies() })
             _ = try await provider.request(sessions)
-            do throws(MoyaError) {
-                _ = try await provider.request(sessions)
-                Issue.record("the session's breaker, opened by one failure, refuses")
-            } catch {
-                let code = error.clientError?.code
-                #expect(code == MoyaClientError.Code.circuitOpen)
-            }
+            let refusal = await Self.refusal(provider, sessions)
+            #expect(refusal == .circuitOpen, "the session's breaker, opened by one failure, refuses")
             let status = try await provider.request(exempt).statusCode
             #expect(status == 503)
             #expect(hits.count == 2, "the exempt target's request was sent")
