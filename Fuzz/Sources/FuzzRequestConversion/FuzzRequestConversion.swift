@@ -59,7 +59,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 
     let converted: HTTPClient.Request
     do {
-        converted = try HTTPRequestConversion.makeRequest(request, sessionHeaders: sessionHeaders, body: nil)
+        converted = try HTTPRequestConversion.makeRequest(request, sessionHeaders: SessionHeaders(sessionHeaders), body: nil)
     } catch is MoyaError {
         return 0
     } catch let error as MoyaClientError where error.code == .invalidHeader || error.code == .invalidMethod {
