@@ -5,21 +5,6 @@ extension ResilienceGate {
     /// continuation, so that the gate's bookkeeping can be tested alone. Times are seconds on a
     /// monotonic clock.
     struct State {
-        /// One key's state.
-        struct Host {
-            var breaker: CircuitBreaker.StateMachine?
-            var limit: ConcurrencyLimit.StateMachine?
-            var rate: RateLimit.StateMachine?
-            var lastUsed: Double
-
-            /// Whether nothing here needs keeping at `now`: nothing in flight or waiting, the
-            /// breaker closed, the bucket full, and no use for `idleAfter` seconds.
-            func isIdle(now: Double, idleAfter: Double) -> Bool {
-                now - lastUsed >= idleAfter && (breaker?.isClosed ?? true) && (limit?.isIdle ?? true)
-                    && (rate?.isIdle(now: now) ?? true)
-            }
-        }
-
         /// What admitting an attempt to a key decided.
         enum Admission: Equatable {
             /// It may go at once, or after `wait` seconds (its rate-limit turn); `trial` when it
@@ -81,59 +66,20 @@ extension ResilienceGate {
             return breakerChanges
         }
 
-        /// Runs `body` on `key`'s breaker, noting a change of its state.
-        private mutating func changing(
-            _ breaker: inout CircuitBreaker.StateMachine,
-            of key: String,
-            _ body: (inout CircuitBreaker.StateMachine) -> Void
-        ) {
-            let before = breaker.phase
-            body(&breaker)
-            if breaker.phase != before {
-                breakerChanges.append((key, breaker.phase))
-            }
-        }
-
         /// Admits an attempt to `key` at `now`; `waiter` is the id it waits under if it must.
         mutating func admit(key: String, waiter: Int, now: Double) -> Admission {
             sweepIfDue(now: now)
-            var host = hosts[key] ?? makeHost(now: now)
-            host.lastUsed = now
-            defer { hosts[key] = host }
-            var trial = false
-            if var breaker = host.breaker {
-                defer { host.breaker = breaker }
-                var admission = CircuitBreaker.StateMachine.Admission.allow(trial: false)
-                changing(&breaker, of: key) { admission = $0.admit(now: now) }
-                switch admission {
-                case .reject(let retryAt):
-                    return .circuitOpen(retryAt: retryAt)
-                case .allow(let isTrial):
-                    trial = isTrial
-                }
+            if hosts[key] == nil {
+                hosts[key] = makeHost(now: now)
             }
-            var wait = 0.0
-            if var rate = host.rate {
-                defer { host.rate = rate }
-                switch rate.reserve(now: now) {
-                case .refuse(let seconds):
-                    if trial { host.breaker?.abandonTrial() }
-                    return .rateLimited(retryAt: now + seconds)
-                case .go(let seconds):
-                    wait = seconds
-                }
+            // Changed in place in the dictionary (see `Host.admit`).
+            guard let (admission, changed) = hosts[key]?.admit(waiter: waiter, now: now) else {
+                return .go(wait: 0, trial: false, place: .unlimited)
             }
-            guard var limit = host.limit else { return .go(wait: wait, trial: trial, place: .unlimited) }
-            defer { host.limit = limit }
-            switch limit.acquire(waiter) {
-            case .acquired:
-                return .go(wait: wait, trial: trial, place: .held)
-            case .queued:
-                return .go(wait: wait, trial: trial, place: .queued)
-            case .rejected:
-                if trial { host.breaker?.abandonTrial() }
-                return .lineFull
+            if let changed {
+                breakerChanges.append((key, changed))
             }
+            return admission
         }
 
         /// Waiter `id` of `key` leaves the line; `false` when it holds a place already.
@@ -152,19 +98,18 @@ extension ResilienceGate {
             hints: RateLimitHints.Hints?,
             now: Double
         ) -> Int? {
-            guard var host = hosts[key] else { return nil }
-            defer { hosts[key] = host }
-            host.lastUsed = now
-            if let outcome, var breaker = host.breaker {
-                changing(&breaker, of: key) { $0.record(outcome, duration: duration, trial: trial, now: now) }
-                host.breaker = breaker
-            } else if trial {
-                host.breaker?.abandonTrial()
+            let released = hosts[key]?.release(
+                heldPlace: heldPlace,
+                trial: trial,
+                outcome: outcome,
+                duration: duration,
+                hints: hints,
+                now: now
+            )
+            if let changed = released?.changed {
+                breakerChanges.append((key, changed))
             }
-            if let hints {
-                host.rate?.follow(hints, now: now)
-            }
-            return heldPlace ? host.limit?.release() : nil
+            return released?.next
         }
 
         private func makeHost(now: Double) -> Host {
