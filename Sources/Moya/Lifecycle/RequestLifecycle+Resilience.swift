@@ -5,14 +5,7 @@ extension RequestLifecycle {
     /// before it is adapted and sent), waiting when they say so, and keeps what it holds until
     /// the transport answers.
     func admit(_ start: ResilienceGate.Start, through gate: ResilienceGate) async throws(MoyaError) {
-        switch start {
-        case .admitted(let admitted):
-            hold(admitted)
-        case .refused(let error):
-            throw error
-        case .waits(let waiting):
-            hold(try await gate.wait(waiting))
-        }
+        hold(try await gate.admitted(after: start))
     }
 
     /// Keeps `admitted` for the attempt in flight. A request that finished meanwhile (a cancel

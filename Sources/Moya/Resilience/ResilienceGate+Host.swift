@@ -59,26 +59,19 @@ extension ResilienceGate.State {
 
         /// An attempt admitted here ended (see `State.release`). Returns the waiter given its
         /// place, if any, and the breaker's new state when the outcome changed it.
-        mutating func release(
-            heldPlace: Bool,
-            trial: Bool,
-            outcome: CircuitBreaker.StateMachine.Outcome?,
-            duration: Double,
-            hints: RateLimitHints.Hints?,
-            now: Double
-        ) -> (next: Int?, changed: CircuitBreaker.State?) {
+        mutating func release(_ ended: Ended, now: Double) -> (next: Int?, changed: CircuitBreaker.State?) {
             lastUsed = now
             let before = breaker?.phase
-            if let outcome {
-                breaker?.record(outcome, duration: duration, trial: trial, now: now)
-            } else if trial {
+            if let outcome = ended.outcome {
+                breaker?.record(outcome, duration: ended.duration, trial: ended.trial, now: now)
+            } else if ended.trial {
                 breaker?.abandonTrial()
             }
             let changed = breaker?.phase == before ? nil : breaker?.phase
-            if let hints {
+            if let hints = ended.hints {
                 rate?.follow(hints, now: now)
             }
-            return (heldPlace ? limit?.release() : nil, changed)
+            return (ended.heldPlace ? limit?.release() : nil, changed)
         }
     }
 }

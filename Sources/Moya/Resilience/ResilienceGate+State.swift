@@ -87,25 +87,19 @@ extension ResilienceGate {
             hosts[key]?.limit?.leave(id) ?? false
         }
 
-        /// An attempt admitted to `key` ended: `outcome` is `nil` when it was never answered
-        /// (cancelled, or refused after admission). Returns the waiter given its place, if any.
-        mutating func release(
-            key: String,
-            heldPlace: Bool,
-            trial: Bool,
-            outcome: CircuitBreaker.StateMachine.Outcome?,
-            duration: Double,
-            hints: RateLimitHints.Hints?,
-            now: Double
-        ) -> Int? {
-            let released = hosts[key]?.release(
-                heldPlace: heldPlace,
-                trial: trial,
-                outcome: outcome,
-                duration: duration,
-                hints: hints,
-                now: now
-            )
+        /// How an admitted attempt ended, as its key's policies count it.
+        struct Ended {
+            let heldPlace: Bool
+            let trial: Bool
+            /// `nil` when it was never answered (cancelled, or refused after admission).
+            let outcome: CircuitBreaker.StateMachine.Outcome?
+            let duration: Double
+            let hints: RateLimitHints.Hints?
+        }
+
+        /// An attempt admitted to `key` ended so. Returns the waiter given its place, if any.
+        mutating func release(key: String, _ ended: Ended, now: Double) -> Int? {
+            let released = hosts[key]?.release(ended, now: now)
             if let changed = released?.changed {
                 breakerChanges.append((key, changed))
             }

@@ -64,11 +64,10 @@ final class ResilienceGate: Sendable {
         let url: URL?
     }
 
-    /// Admits attempt number `attempt` of `request`, waiting for its turn and its place when
-    /// the policies say so; throws the policy's error, or `.cancelled` when the task is
-    /// cancelled while it waits.
-    func admit(_ request: URLRequest, attempt: Int) async throws(MoyaError) -> Permit? {
-        switch start(request, attempt: attempt) {
+    /// The permit `start` decided on, once its wait is over: throws the policy's error, or
+    /// `.cancelled` when the task is cancelled while it waits.
+    func admitted(after start: Start) async throws(MoyaError) -> Permit? {
+        switch start {
         case .admitted(let permit):
             return permit
         case .refused(let error):
@@ -78,8 +77,8 @@ final class ResilienceGate: Sendable {
         }
     }
 
-    /// The part of `admit` that does not wait: most attempts are admitted here, and the
-    /// caller needs no task for them.
+    /// Decides whether attempt number `attempt` of `request` goes, is refused or waits, without
+    /// waiting: most attempts are admitted here, and the caller needs no task for them.
     func start(_ request: URLRequest, attempt: Int) -> Start {
         let now = clock()
         let gates = policies.gatesAttempts
@@ -163,15 +162,14 @@ final class ResilienceGate: Sendable {
             }
         }
         let (next, changes) = state.withLockedValue { state in
-            let next = state.release(
-                key: permit.key,
+            let ended = State.Ended(
                 heldPlace: permit.heldPlace,
                 trial: permit.trial,
                 outcome: outcome,
                 duration: now - permit.admittedAt,
-                hints: hints,
-                now: now
+                hints: hints
             )
+            let next = state.release(key: permit.key, ended, now: now)
             return (next, state.takeBreakerChanges())
         }
         report(changes)

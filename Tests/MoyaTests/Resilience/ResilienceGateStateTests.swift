@@ -6,6 +6,15 @@ import Testing
 /// whatever the number of hosts.
 @Suite("Resilience gate: state")
 struct ResilienceGateStateTests {
+    /// A half-open trial holding a place that succeeded at once.
+    private let succeededTrial = ResilienceGate.State.Ended(
+        heldPlace: true,
+        trial: true,
+        outcome: .success,
+        duration: 0,
+        hints: nil
+    )
+
     private let all = ResiliencePolicies(
         circuitBreaker: CircuitBreaker(windowSize: 2, minimumCalls: 2, openDuration: 10, halfOpenTrials: 2),
         concurrencyLimit: ConcurrencyLimit(maximumConcurrentRequests: 1, maximumQueueLength: 0),
@@ -19,11 +28,13 @@ struct ResilienceGateStateTests {
             _ = state.admit(key: key, waiter: index, now: 0)
             _ = state.release(
                 key: key,
-                heldPlace: true,
-                trial: false,
-                outcome: .success,
-                duration: 0,
-                hints: nil,
+                ResilienceGate.State.Ended(
+                    heldPlace: true,
+                    trial: false,
+                    outcome: .success,
+                    duration: 0,
+                    hints: nil
+                ),
                 now: 0
             )
         }
@@ -42,11 +53,13 @@ struct ResilienceGateStateTests {
             _ = state.admit(key: "k", waiter: waiter, now: 0)
             _ = state.release(
                 key: "k",
-                heldPlace: true,
-                trial: false,
-                outcome: .failure,
-                duration: 0,
-                hints: nil,
+                ResilienceGate.State.Ended(
+                    heldPlace: true,
+                    trial: false,
+                    outcome: .failure,
+                    duration: 0,
+                    hints: nil
+                ),
                 now: 0
             )
         }
@@ -68,7 +81,7 @@ struct ResilienceGateStateTests {
         #expect(state.admit(key: "k", waiter: 2, now: 10) == .go(wait: 0, trial: true, place: .held))
         #expect(state.admit(key: "k", waiter: 3, now: 10) == .lineFull)
         // The refused request gave its trial place back: the second trial is still to come.
-        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, hints: nil, now: 11)
+        _ = state.release(key: "k", succeededTrial, now: 11)
         #expect(state.admit(key: "k", waiter: 4, now: 11) == .go(wait: 0, trial: true, place: .held))
     }
 
@@ -85,9 +98,9 @@ struct ResilienceGateStateTests {
 
         // Two trials: the first admitted makes it half-open, the second success closes it.
         _ = state.admit(key: "k", waiter: 3, now: 10)
-        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, hints: nil, now: 10)
+        _ = state.release(key: "k", succeededTrial, now: 10)
         _ = state.admit(key: "k", waiter: 4, now: 10)
-        _ = state.release(key: "k", heldPlace: true, trial: true, outcome: .success, duration: 0, hints: nil, now: 10)
+        _ = state.release(key: "k", succeededTrial, now: 10)
         changes = state.takeBreakerChanges()
         #expect(changes.map(\.state) == [.halfOpen, .closed])
         #expect(changes.allSatisfy { $0.key == "k" })
