@@ -69,22 +69,29 @@ extension RequestCoalescing {
         var count: Int { flights.count }
 
         mutating func join(_ key: Key, _ caller: Caller) -> Joined {
-            nextID &+= 1
-            let callerID = nextID
-            if var flight = flights[key] {
-                flight.callers[callerID] = caller
-                flights[key] = flight
-                return .follow(flight: flight.id, caller: callerID)
-            }
-            nextID &+= 1
-            flights[key] = Flight(id: nextID, callers: [callerID: caller])
-            return .lead(flight: nextID, caller: callerID)
+            let callerID = nextID &+ 1
+            let newFlight = nextID &+ 2
+            nextID = newFlight
+            // One lookup of the key, which is hashed whole: a flight in the table always has
+            // a caller, so an empty one is the new flight this caller leads.
+            return Self.add(caller, id: callerID, to: &flights[key, default: Flight(id: newFlight, callers: [:])])
+        }
+
+        private static func add(_ caller: Caller, id: Int, to flight: inout Flight) -> Joined {
+            let leads = flight.callers.isEmpty
+            flight.callers[id] = caller
+            return leads ? .lead(flight: flight.id, caller: id) : .follow(flight: flight.id, caller: id)
         }
 
         /// The callers of flight `id` still waiting, which its response now goes to.
         mutating func land(_ key: Key, flight id: Int) -> [Caller] {
-            guard let flight = flights[key], flight.id == id else { return [] }
-            flights[key] = nil
+            guard let flight = flights.removeValue(forKey: key) else { return [] }
+            guard flight.id == id else {
+                // A newer flight of the same request, started after every caller of this one
+                // left: it stays.
+                flights[key] = flight
+                return []
+            }
             return Array(flight.callers.values)
         }
 

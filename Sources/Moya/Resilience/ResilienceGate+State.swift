@@ -69,13 +69,10 @@ extension ResilienceGate {
         /// Admits an attempt to `key` at `now`; `waiter` is the id it waits under if it must.
         mutating func admit(key: String, waiter: Int, now: Double) -> Admission {
             sweepIfDue(now: now)
-            if hosts[key] == nil {
-                hosts[key] = makeHost(now: now)
-            }
-            // Changed in place in the dictionary (see `Host.admit`).
-            guard let (admission, changed) = hosts[key]?.admit(waiter: waiter, now: now) else {
-                return .go(wait: 0, trial: false, place: .unlimited)
-            }
+            let policies = self.policies
+            // Changed in place in the dictionary (see `Host.admit`), found with one lookup.
+            let (admission, changed) = hosts[key, default: Self.makeHost(policies, now: now)]
+                .admit(waiter: waiter, now: now)
             if let changed {
                 breakerChanges.append((key, changed))
             }
@@ -106,7 +103,7 @@ extension ResilienceGate {
             return released?.next
         }
 
-        private func makeHost(now: Double) -> Host {
+        private static func makeHost(_ policies: ResiliencePolicies, now: Double) -> Host {
             Host(
                 breaker: policies.circuitBreaker.map { CircuitBreaker.StateMachine(settings: $0) },
                 limit: policies.concurrencyLimit.map { ConcurrencyLimit.StateMachine(settings: $0) },

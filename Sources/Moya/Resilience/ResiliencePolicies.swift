@@ -53,10 +53,7 @@ public struct ResiliencePolicies: Sendable {
 
     /// The default key: the URL's scheme, host and port (`https://api.example.com:443`).
     @Sendable public static func hostKey(_ request: URLRequest) -> String {
-        guard let url = request.url else { return "" }
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+        request.url.map(HostKey.of) ?? ""
     }
 
     /// Whether no policy the session's gate runs is set (coalescing is the transport's).

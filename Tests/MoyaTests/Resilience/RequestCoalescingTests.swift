@@ -62,6 +62,26 @@ struct RequestCoalescingTests {
         }
     }
 
+    @Test func aLateResponseOfAnAbandonedFlightLeavesTheNewerFlightOfTheSameRequestInPlace() throws {
+        var table = RequestCoalescing.Table<String>()
+        let flightKey = try #require(key())
+        guard case .lead(let old, let first) = table.join(flightKey, "a") else {
+            Issue.record("the first caller leads")
+            return
+        }
+        _ = table.leave(flightKey, flight: old, caller: first)
+        guard case .lead(let new, _) = table.join(flightKey, "b") else {
+            Issue.record("a caller after the last left leads a new flight")
+            return
+        }
+        let late = table.land(flightKey, flight: old)
+        #expect(late.isEmpty)
+        #expect(table.count == 1)
+        let answered = table.land(flightKey, flight: new)
+        #expect(answered == ["b"])
+        #expect(table.count == 0)
+    }
+
     private func session() -> (Session, CoalescingTransport?) {
         var configuration = Session.Configuration(cookieStorage: nil)
         configuration.resilience.coalescing = RequestCoalescing()
