@@ -50,11 +50,7 @@ extension RequestLifecycle {
             }
             credential = requestType.credential
         }
-        var interceptor = ChallengeInterceptor.combining(context.interceptor, credential: credential)
-        // The resilience policies admit each attempt in the adapting step: one is needed.
-        if interceptor == nil, context.resilience?.policies.gatesAttempts == true {
-            interceptor = PassThroughInterceptor()
-        }
+        let interceptor = ChallengeInterceptor.combining(context.interceptor, credential: credential)
         let deadline = context.sessionPolicy.requestTimeout.map { NIODeadline.now() + $0 }
         perform(withMachine { $0.announced(interceptor: interceptor, deadline: deadline, step: step) })
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 extension RequestLifecycle {
     /// Finishes admitting the attempt through the session's resilience policies (`start`, decided
@@ -6,6 +7,42 @@ extension RequestLifecycle {
     /// the transport answers.
     func admit(_ start: ResilienceGate.Start, through gate: ResilienceGate) async throws(MoyaError) {
         hold(try await gate.admitted(after: start))
+    }
+
+    /// Sends an attempt that no adapting step admitted (the request has no interceptor) once
+    /// the session's resilience policies admit it: at once, most often, with no task; after
+    /// its wait, in a task the attempt's cancellation stops. A refusal is the attempt's answer,
+    /// which plugins see like any other failure.
+    func send(
+        _ request: URLRequest,
+        admitting attempt: Int,
+        through gate: ResilienceGate,
+        deadline: NIODeadline?,
+        cancellation: TransportCancellation,
+        step: Int
+    ) {
+        switch gate.start(request, attempt: attempt) {
+        case .admitted(let admitted):
+            hold(admitted)
+            send(request, deadline: deadline, cancellation: cancellation, step: step)
+        case .refused(let error):
+            perform(withMachine { $0.sent(.failure(error), step: step) })
+        case .waits(let waiting):
+            let task = withRequestContext {
+                LifecycleWork.start { [self] in
+                    do throws(MoyaError) {
+                        hold(try await gate.wait(waiting))
+                    } catch {
+                        perform(withMachine { $0.sent(.failure(error), step: step) })
+                        return
+                    }
+                    send(request, deadline: deadline, cancellation: cancellation, step: step)
+                }
+            }
+            // A cancel while it waits ends the wait; the machine, cancelling the transport,
+            // then delivers the cancel when the attempt answers.
+            cancellation.onCancel { task.cancel() }
+        }
     }
 
     /// Keeps `admitted` for the attempt in flight. A request that finished meanwhile (a cancel

@@ -100,8 +100,9 @@ extension RequestLifecycle.StateMachine {
     private mutating func send(_ attempt: Attempt) -> Action {
         let deadline = self.deadline
         let cancellation = TransportCancellation()
+        let admitting = interceptor == nil ? attempt.number : nil
         return move(to: .sending(attempt, cancellation)) {
-            .send(attempt.request, deadline: deadline, cancellation, step: $0)
+            .send(attempt.request, deadline: deadline, cancellation, admitting: admitting, step: $0)
         }
     }
 

@@ -73,8 +73,10 @@ extension RequestLifecycle {
             case announce(URLRequest, step: Int)
             /// Adapt the request for an attempt with the interceptor.
             case adapt(URLRequest, RequestInterceptor, attempt: Int, step: Int)
-            /// Send the request with the transport; the cancellation stops it.
-            case send(URLRequest, deadline: NIODeadline?, TransportCancellation, step: Int)
+            /// Send the request with the transport; the cancellation stops it. `admitting` is the
+            /// attempt's number when the session's resilience policies are still to admit it (no
+            /// interceptor: no adapting step admitted it), `nil` when they did.
+            case send(URLRequest, deadline: NIODeadline?, TransportCancellation, admitting: Int?, step: Int)
             /// Ask the interceptor whether to try again.
             case decide(
                 sent: URLRequest,

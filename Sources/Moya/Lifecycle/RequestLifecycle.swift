@@ -174,28 +174,12 @@ final class RequestLifecycle: Sendable {
             announce(request, step: step)
         case let .adapt(request, interceptor, attempt, step):
             let gate = context.resilience
-            let start = gate?.start(request, attempt: attempt)
-            // Without an interceptor of the user's, an attempt the policies admit at once (or
-            // refuse) needs no task: nothing is left to await.
-            if PassThroughInterceptor.isIt(interceptor) {
-                switch start {
-                case .admitted(let admitted)?:
-                    hold(admitted)
-                    perform(withMachine { $0.adapted(Self.checkingHeaders(request), step: step) })
-                    return
-                case .refused(let error)?:
-                    perform(withMachine { $0.adapted(.failure(error), step: step) })
-                    return
-                case .waits?, nil:
-                    break
-                }
-            }
             let target = UserValue(context.target)
             startWork(step: step) { [self] in
                 let adapted: Result<URLRequest, MoyaError>
                 do {
-                    if let gate, let start {
-                        try await admit(start, through: gate)
+                    if let gate {
+                        try await admit(gate.start(request, attempt: attempt), through: gate)
                     }
                     adapted = .success(try await interceptor.adapt(request, for: target.value))
                 } catch {
@@ -205,14 +189,20 @@ final class RequestLifecycle: Sendable {
                 let checked = adapted.flatMap(Self.checkingHeaders)
                 return { $0.adapted(checked, step: step) }
             }
-        case let .send(request, deadline, cancellation, step):
-            send(request, deadline: deadline, cancellation: cancellation, step: step)
-        case let .decide(sent, interceptor, attempt, result, step):
-            guard !PassThroughInterceptor.isIt(interceptor) else {
-                // It never retries: the decision needs no task.
-                perform(withMachine { $0.decided(.doNotRetry, step: step, now: NIODeadline.now()) })
-                return
+        case let .send(request, deadline, cancellation, admitting, step):
+            if let admitting, let gate = context.resilience {
+                send(
+                    request,
+                    admitting: admitting,
+                    through: gate,
+                    deadline: deadline,
+                    cancellation: cancellation,
+                    step: step
+                )
+            } else {
+                send(request, deadline: deadline, cancellation: cancellation, step: step)
             }
+        case let .decide(sent, interceptor, attempt, result, step):
             let target = UserValue(context.target)
             let gate = context.resilience
             startWork(step: step) {
@@ -258,7 +248,7 @@ final class RequestLifecycle: Sendable {
         }
     }
 
-    private func send(_ request: URLRequest, deadline: NIODeadline?, cancellation: TransportCancellation, step: Int) {
+    func send(_ request: URLRequest, deadline: NIODeadline?, cancellation: TransportCancellation, step: Int) {
         let exchange = TransportExchange(
             request: request,
             endpoint: context.endpoint,

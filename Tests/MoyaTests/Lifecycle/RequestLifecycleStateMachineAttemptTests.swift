@@ -30,7 +30,7 @@ struct RequestLifecycleStateMachineAttemptTests {
     /// Adapts and sends the current attempt; returns the step of its `.decide`.
     private func sendAndAnswer(_ machine: inout Machine, adaptStep: Int) -> Int? {
         guard
-            case .send(Fixtures.adapted, _, _, let sendStep) = machine.adapted(
+            case .send(Fixtures.adapted, _, _, _, let sendStep) = machine.adapted(
                 .success(Fixtures.adapted),
                 step: adaptStep
             ),

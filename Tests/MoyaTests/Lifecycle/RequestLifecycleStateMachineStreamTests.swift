@@ -28,7 +28,7 @@ struct RequestLifecycleStateMachineStreamTests {
 
     @Test func aHeadThatPassesIsHandedOverAndPluginsHearOnceWhenTheBodyEnds() throws {
         var machine = Machine(validation: .successCodes)
-        guard case .send(_, _, _, let sendStep) = try #require(announce(&machine)) else {
+        guard case .send(_, _, _, _, let sendStep) = try #require(announce(&machine)) else {
             Issue.record("expected a send")
             return
         }
@@ -63,7 +63,7 @@ struct RequestLifecycleStateMachineStreamTests {
     @Test func howTheBodyEndedIsWhatPluginsHear() throws {
         for termination: ChunkChannel.Termination in [.consumerLeft, .producerEnded(.failed(.requestMapping("x")))] {
             var machine = Machine()
-            guard case .send(_, _, _, let sendStep) = try #require(announce(&machine)),
+            guard case .send(_, _, _, _, let sendStep) = try #require(announce(&machine)),
                 case .handOver = machine.sent(.success(Self.head), body: body(), step: sendStep),
                 case .report(.failure(let error)) = machine.streamEnded(termination, step: sendStep)
             else {
@@ -83,7 +83,7 @@ struct RequestLifecycleStateMachineStreamTests {
 
     @Test func aRefusedHeadFailsWithItsStatusAndIsNotHandedOver() throws {
         var machine = Machine(validation: .successCodes)
-        guard case .send(_, _, _, let sendStep) = try #require(announce(&machine)) else {
+        guard case .send(_, _, _, _, let sendStep) = try #require(announce(&machine)) else {
             Issue.record("expected a send")
             return
         }
@@ -103,10 +103,10 @@ struct RequestLifecycleStateMachineStreamTests {
             case .adapt(_, _, _, let adaptStep) = try #require(
                 announce(&machine, interceptor: Fixtures.PassingInterceptor())
             ),
-            case .send(_, _, _, let firstSend) = machine.adapted(.success(Fixtures.adapted), step: adaptStep),
+            case .send(_, _, _, _, let firstSend) = machine.adapted(.success(Fixtures.adapted), step: adaptStep),
             case .decide(_, _, _, _, let decideStep) = machine.sent(.success(Self.head), body: body(), step: firstSend),
             case .adapt(_, _, 2, let secondAdapt) = machine.decided(.retry, step: decideStep, now: .now()),
-            case .send(_, _, _, let secondSend) = machine.adapted(.success(Fixtures.adapted), step: secondAdapt)
+            case .send(_, _, _, _, let secondSend) = machine.adapted(.success(Fixtures.adapted), step: secondAdapt)
         else {
             Issue.record("expected a second attempt")
             return
@@ -137,7 +137,7 @@ struct RequestLifecycleStateMachineStreamTests {
 
     @Test func validationAppliesToEveryResultTheRequestFinishesWith() throws {
         var machine = Machine(validation: .successCodes)
-        guard case .send(_, _, _, let sendStep) = try #require(announce(&machine)) else {
+        guard case .send(_, _, _, _, let sendStep) = try #require(announce(&machine)) else {
             Issue.record("expected a send")
             return
         }

@@ -34,7 +34,7 @@ struct RequestLifecycleStateMachineTests {
     }
 
     private func sendStep(of action: Machine.Action) -> Int? {
-        guard case .send(_, _, _, let step) = action else { return nil }
+        guard case .send(_, _, _, _, let step) = action else { return nil }
         return step
     }
 
@@ -107,7 +107,7 @@ struct RequestLifecycleStateMachineTests {
     @Test func cancellingTheOnlySubscriberCancelsTheAttemptAndDeliversOnceTheTransportAnswers() throws {
         var machine = Machine()
         let (action, id) = try #require(announce(&machine))
-        guard case .send(_, _, let sent, let step) = action else {
+        guard case .send(_, _, let sent, _, let step) = action else {
             Issue.record("expected a send")
             return
         }
@@ -142,10 +142,10 @@ struct RequestLifecycleStateMachineTests {
                 deadline: nil,
                 step: announceStep
             ),
-            case .send(_, _, let first, let sendStep) = machine.adapted(.success(Self.adapted), step: adaptStep),
+            case .send(_, _, let first, _, let sendStep) = machine.adapted(.success(Self.adapted), step: adaptStep),
             case .decide(_, _, _, _, let decideStep) = machine.sent(Self.ok, step: sendStep),
             case .adapt(_, _, _, let secondAdapt) = machine.decided(.retry, step: decideStep, now: .now()),
-            case .send(_, _, let second, _) = machine.adapted(.success(Self.adapted), step: secondAdapt)
+            case .send(_, _, let second, _, _) = machine.adapted(.success(Self.adapted), step: secondAdapt)
         else {
             Issue.record("expected two attempts")
             return

@@ -160,8 +160,10 @@ struct ResilienceNetworkTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func aCancelledRequestWaitingInLineLeavesItAndIsNeverSent() async throws {
+    /// Without an interceptor, an attempt is admitted as it is sent; with one, before it is
+    /// adapted: cancelled while it waits, it leaves the line either way.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aCancelledRequestWaitingInLineLeavesItAndIsNeverSent(withInterceptor: Bool) async throws {
         let (release, releaseNow) = AsyncStream<Void>.makeStream()
         let (arrived, arrivedNow) = AsyncStream<Void>.makeStream()
         let hits = Counter()
@@ -180,7 +182,10 @@ struct ResilienceNetworkTests {
             var configuration = Session.Configuration(cookieStorage: nil)
             configuration.resilience.concurrencyLimit = ConcurrencyLimit(maximumConcurrentRequests: 1)
             let session = Session(configuration: configuration)
-            let provider = MoyaProvider<DynamicTarget>(session: session)
+            let provider = MoyaProvider<DynamicTarget>(
+                session: session,
+                interceptor: withInterceptor ? Interceptor() : nil
+            )
             let holder = _Concurrency.Task {
                 await send(provider, DynamicTarget(baseURL: server.baseURL, path: "/held"))
             }
