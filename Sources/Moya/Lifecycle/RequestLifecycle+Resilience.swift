@@ -13,7 +13,7 @@ extension RequestLifecycle {
     /// the session's resilience policies admit it: at once, most often, with no task; after
     /// its wait, in a task the attempt's cancellation stops. A refusal is the attempt's answer,
     /// which plugins see like any other failure.
-    func send(
+    func sendWhenAdmitted(
         _ request: URLRequest,
         admitting attempt: Int,
         through gate: ResilienceGate,
@@ -21,17 +21,18 @@ extension RequestLifecycle {
         cancellation: TransportCancellation,
         step: Int
     ) {
-        switch gate.start(request, attempt: attempt) {
+        let start = gate.start(request, attempt: attempt)
+        switch start {
         case .admitted(let admitted):
             hold(admitted)
             send(request, deadline: deadline, cancellation: cancellation, step: step)
         case .refused(let error):
             perform(withMachine { $0.sent(.failure(error), step: step) })
-        case .waits(let waiting):
+        case .waits:
             let task = withRequestContext {
                 LifecycleWork.start { [self] in
                     do throws(MoyaError) {
-                        hold(try await gate.wait(waiting))
+                        try await admit(start, through: gate)
                     } catch {
                         perform(withMachine { $0.sent(.failure(error), step: step) })
                         return

@@ -174,12 +174,14 @@ final class RequestLifecycle: Sendable {
             announce(request, step: step)
         case let .adapt(request, interceptor, attempt, step):
             let gate = context.resilience
+            // Decided now, in the order requests reach this step, not in the order tasks run.
+            let start = gate?.start(request, attempt: attempt)
             let target = UserValue(context.target)
             startWork(step: step) { [self] in
                 let adapted: Result<URLRequest, MoyaError>
                 do {
-                    if let gate {
-                        try await admit(gate.start(request, attempt: attempt), through: gate)
+                    if let gate, let start {
+                        try await admit(start, through: gate)
                     }
                     adapted = .success(try await interceptor.adapt(request, for: target.value))
                 } catch {
@@ -191,7 +193,7 @@ final class RequestLifecycle: Sendable {
             }
         case let .send(request, deadline, cancellation, admitting, step):
             if let admitting, let gate = context.resilience {
-                send(
+                sendWhenAdmitted(
                     request,
                     admitting: admitting,
                     through: gate,

@@ -47,22 +47,19 @@ enum HostKey {
             let start = colon + 3
             var end = start
             var portColon: Int?
-            while end < bytes.count {
+            authority: while end < bytes.count {
                 switch bytes[end] {
                 case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                    break
+                    break authority
                 case UInt8(ascii: ":"):
                     portColon = end
-                    end += 1
-                    continue
                 // User info, escapes, IPv6 literals and non-ASCII hosts are Foundation's to read.
                 case UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "["), 0x80...:
                     return nil
                 default:
-                    end += 1
-                    continue
+                    break
                 }
-                break
+                end += 1
             }
             let hostEnd = portColon ?? end
             guard hostEnd > start else { return nil }
