@@ -80,6 +80,32 @@ struct ResumableDownloadNetworkTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aDownloadCutByTheServerKeepsEveryByteThatArrived() async throws {
+        // The server writes 600,000 of the 1 MiB it announced and closes the connection.
+        let sent = 600_000
+        let server = try await RawServer.start(
+            response: "HTTP/1.1 200 OK\r\nContent-Length: \(1 << 20)\r\nETag: \"v1\"\r\nAccept-Ranges: bytes\r\n\r\n"
+                + String(repeating: "x", count: sent),
+            ending: .close
+        )
+        defer { _Concurrency.Task { await server.stop() } }
+        let provider = MoyaProvider<DynamicTarget>()
+        // Whether the writer is behind when the cut comes depends on how reads fall: cut often.
+        for _ in 0..<8 {
+            let download = try makeDownload()
+            await #expect(throws: MoyaError.self) {
+                try await provider.download(DynamicTarget(baseURL: server.baseURL, path: "/file"), resuming: download)
+            }
+            let kept = download.bytesOnDisk
+            #expect(kept > 0 && kept <= Int64(sent))
+            // See `StreamNetworkTests`' reader behind a body cut short for where bytes are lost.
+            withKnownIssue("bytes buffered in AsyncHTTPClient's connection are lost with it", isIntermittent: true) {
+                #expect(kept == Int64(sent), "a resume asks only for the bytes that never arrived")
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func aChangedResourceIsDownloadedAgainFromZero() async throws {
         let origin = RangeOrigin(content: Self.content(), behavior: .init(droppedResponses: 1))
         try await TestServer.with(origin.install) { server in

@@ -98,6 +98,51 @@ struct StreamNetworkTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aReaderBehindABodyCutShortStillGetsEveryByteTheServerSentBeforeTheFailure() async throws {
+        // More than the reader's buffer holds: the transfer is held back while the server
+        // closes, and the bytes that arrived meanwhile must not be lost with the connection.
+        // Whether a hold meets the close depends on how reads fall, so the cut is met often.
+        let sent = 600_000
+        let (closed, closedSignal) = AsyncStream<Void>.makeStream()
+        let server = try await RawServer.start(
+            response: "HTTP/1.1 200 OK\r\nContent-Length: \(1 << 20)\r\n\r\n" + String(repeating: "x", count: sent),
+            ending: .close,
+            ended: { closedSignal.yield() }
+        )
+        defer { _Concurrency.Task { await server.stop() } }
+        let provider = MoyaProvider<DynamicTarget>()
+        var closings = closed.makeAsyncIterator()
+        for _ in 0..<8 {
+            let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/"))
+            // The reader starts once the server has written everything and closed.
+            _ = await closings.next()
+            var received = 0
+            do {
+                for try await chunk in streamed.chunks {
+                    received += chunk.count
+                }
+                Issue.record("a body cut short ended cleanly")
+            } catch {
+                guard case .underlying(let underlying, _) = error else {
+                    Issue.record("expected a transport fault, got \(error)")
+                    continue
+                }
+                #expect((underlying as NSError).domain == NSURLErrorDomain)
+            }
+            withKnownIssue(
+                """
+                AsyncHTTPClient's connection drops the body parts it buffered while the reader held \
+                it back when the connection then closes (its request state machine's response \
+                buffer, on either of its APIs): fixing it needs the package's own exchange.
+                """,
+                isIntermittent: true
+            ) {
+                #expect(received == sent)
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func aServerThatStallsBetweenChunksFailsWithTheIdleTimeout() async throws {
         let server = try await RawServer.start(
             response: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n",

@@ -20,13 +20,19 @@ struct RawServer {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts a server that, once it has read a request head, writes `response` and ends as
-    /// `ending` says.
-    static func start(response: String, ending: Ending) async throws -> RawServer {
+    /// `ending` says; `ended` is called once a connection's ending is done (for `.close`,
+    /// once everything written was handed to the network and the connection closed).
+    static func start(
+        response: String,
+        ending: Ending,
+        ended: (@Sendable () -> Void)? = nil
+    ) async throws -> RawServer {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ScriptedHandler(response: response, ending: ending))
+                    let handler = ScriptedHandler(response: response, ending: ending, ended: ended)
+                    try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -45,10 +51,12 @@ private final class ScriptedHandler: ChannelInboundHandler, Sendable {
 
     let response: String
     let ending: RawServer.Ending
+    let ended: (@Sendable () -> Void)?
 
-    init(response: String, ending: RawServer.Ending) {
+    init(response: String, ending: RawServer.Ending, ended: (@Sendable () -> Void)?) {
         self.response = response
         self.ending = ending
+        self.ended = ended
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -57,7 +65,8 @@ private final class ScriptedHandler: ChannelInboundHandler, Sendable {
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response)), promise: nil)
         switch ending {
         case .close:
-            context.close(promise: nil)
+            let ended = self.ended
+            context.close().whenComplete { _ in ended?() }
         case .reset:
             // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
             guard let socket = context.channel as? SocketOptionProvider else {
