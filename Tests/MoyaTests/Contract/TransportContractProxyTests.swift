@@ -20,7 +20,7 @@ struct TransportContractProxyTests {
                 return Hummingbird.Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "served \(host)")))
             }
         }) { server in
-            let proxy = try ConnectProxy(tunnellingTo: try #require(server.baseURL.port))
+            let proxy = try TestProxy(forwardingTo: try #require(server.baseURL.port))
             let configuration = Session.Configuration(
                 cookieStorage: nil,
                 asyncHTTPClient: .init(proxy: .server(host: "127.0.0.1", port: proxy.port), proxyEnvironment: nil)
@@ -38,14 +38,14 @@ struct TransportContractProxyTests {
             switch transport {
             case .asyncHTTPClient:
                 #expect(try result.get().mapString() == "served upstream.moya.test:8080")
-                #expect(proxy.requestedTargets == ["upstream.moya.test:8080"])
+                #expect(proxy.forwardedTargets == ["http://upstream.moya.test:8080/zen"])
             case .urlSession:
                 guard case .failure(.underlying(let error, nil)) = result else {
                     Issue.record("expected a refusal, got \(result)")
                     return
                 }
                 #expect((error as? MoyaClientError)?.code == .unsupportedSetting)
-                #expect(proxy.requestedTargets.isEmpty)
+                #expect(proxy.visits.isEmpty)
                 #expect(hits.count == 0)
             }
         }

@@ -61,7 +61,7 @@ struct NetworkProxyTests {
                 return Hummingbird.Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "served \(host)")))
             }
         }) { server in
-            let proxy = try ConnectProxy(tunnellingTo: try #require(server.baseURL.port))
+            let proxy = try TestProxy(forwardingTo: try #require(server.baseURL.port))
             let upstream = try #require(URL(string: "http://upstream.moya.test:8080"))
             let environment = ProxyEnvironment(
                 http: .server(host: "127.0.0.1", port: proxy.port),
@@ -75,11 +75,11 @@ struct NetworkProxyTests {
             // The name does not resolve: only the proxy can have reached it.
             let proxied = try await provider.request(DynamicTarget(baseURL: upstream, path: "/zen"))
             #expect(try proxied.mapString() == "served upstream.moya.test:8080")
-            #expect(proxy.requestedTargets == ["upstream.moya.test:8080"])
+            #expect(proxy.forwardedTargets == ["http://upstream.moya.test:8080/zen"])
 
             let exempt = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/zen"))
             #expect(exempt.statusCode == 200)
-            #expect(proxy.requestedTargets == ["upstream.moya.test:8080"])
+            #expect(proxy.visits.count == 1)
         }
     }
 

@@ -36,9 +36,8 @@ extension AsyncHTTPClientTransport: StreamTransport {
         }
 
         let route = route(for: prepared.request.url)
-        let client = route.client
         // One timer for both limits when the idle watch can take the deadline.
-        let deadlines = trips.scope.deadlines(connectTimeout: connectTimeout(of: client))
+        let deadlines = trips.scope.deadlines(connectTimeout: connectTimeout(of: route.client))
         let delegate = TransferDelegate(
             sink: prepared.destination == nil
                 ? .memory
@@ -53,10 +52,11 @@ extension AsyncHTTPClientTransport: StreamTransport {
         )
         // Counted until the trip ends (`finish`), so that an upload knows whether it is alone.
         let loop = route.uploadLoops.choose(bodyLength: prepared.uploadLength)
-        let task = client.execute(
-            request: prepared.request,
-            delegate: delegate,
-            eventLoop: loop.preference,
+        let task = carry(
+            prepared,
+            on: route,
+            to: delegate,
+            loop: loop,
             deadline: deadlines.client,
             logger: trips.scope.logger
         )

@@ -39,10 +39,11 @@ extension AsyncHTTPClientTransport {
         // a long stream with a body runs, other uploads through the client overlap it, and stay
         // `.indifferent`, as they would beside any upload in flight.
         let loop = route.uploadLoops.choose(bodyLength: prepared.uploadLength)
-        let task = route.client.execute(
-            request: prepared.request,
-            delegate: delegate,
-            eventLoop: loop.preference,
+        let task = carry(
+            prepared,
+            on: route,
+            to: delegate,
+            loop: loop,
             deadline: trips.scope.deadline,
             logger: trips.scope.logger
         )

@@ -57,7 +57,11 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.redirectRule = RedirectRule(configuration.redirectConfiguration)
         self.sessionHeaders = SessionHeaders(configuration.defaultHeaders)
         self.idleSweep = IdleSweep(eventLoop: httpClient.eventLoopGroup.next())
-        self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: false)
+        self.defaultRoute = Route(
+            client: httpClient,
+            clientFollowsRedirects: false,
+            forwardProxy: ForwardProxy(configuration.asyncHTTPClient.proxy)
+        )
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = Self.makeProxiedRoutes(configuration)
     }
@@ -74,7 +78,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.redirectRule = RedirectRule(configuration.redirectConfiguration)
         self.sessionHeaders = SessionHeaders(configuration.defaultHeaders)
         self.idleSweep = IdleSweep(eventLoop: httpClient.eventLoopGroup.next())
-        self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: true)
+        self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: true, forwardProxy: nil)
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = [:]
     }
@@ -88,10 +92,11 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
                 configuration: Self.makeClientConfiguration(
                     configuration,
                     pinnedHost: host,
-                    proxy: own.proxy ?? own.proxyEnvironment?.proxy(for: Self.httpsURL(host))
+                    proxy: own.proxy ?? own.proxyEnvironment?.proxy(for: Self.url("https", host))
                 )
             )
-            routes[host] = Route(client: client, clientFollowsRedirects: false)
+            let plainProxy = own.proxy ?? own.proxyEnvironment?.proxy(for: Self.url("http", host))
+            routes[host] = Route(client: client, clientFollowsRedirects: false, forwardProxy: ForwardProxy(plainProxy))
         }
         return routes
     }
@@ -109,13 +114,13 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
                 eventLoopGroupProvider: .singleton,
                 configuration: Self.makeClientConfiguration(configuration, proxy: proxy)
             )
-            routes[proxy] = Route(client: client, clientFollowsRedirects: false)
+            routes[proxy] = Route(client: client, clientFollowsRedirects: false, forwardProxy: ForwardProxy(proxy))
         }
         return routes
     }
 
-    private static func httpsURL(_ host: String) -> URL {
-        URL(string: "https://\(host)/") ?? URL(fileURLWithPath: "/")
+    private static func url(_ scheme: String, _ host: String) -> URL {
+        URL(string: "\(scheme)://\(host)/") ?? URL(fileURLWithPath: "/")
     }
 
     /// A client, how the uploads sent through it choose their event loop, and who follows its
@@ -126,11 +131,16 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         /// Whether the client follows redirects itself, as one you give the transport does with
         /// its own settings; the clients the transport builds leave them to it.
         let clientFollowsRedirects: Bool
+        /// The HTTP proxy the client was built with, which the transport forwards plain-`http`
+        /// requests through itself (`ForwardedExchange`); `nil` without one, through a SOCKS
+        /// proxy, and on a client the transport was given.
+        let forwardProxy: ForwardProxy?
 
-        init(client: HTTPClient, clientFollowsRedirects: Bool) {
+        init(client: HTTPClient, clientFollowsRedirects: Bool, forwardProxy: ForwardProxy?) {
             self.client = client
             self.uploadLoops = UploadLoopPreference(group: client.eventLoopGroup)
             self.clientFollowsRedirects = clientFollowsRedirects
+            self.forwardProxy = forwardProxy
         }
 
         /// The URL redirects of a response to `request` are resolved from, when the transport

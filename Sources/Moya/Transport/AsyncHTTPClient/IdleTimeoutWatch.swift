@@ -85,9 +85,9 @@ struct IdleTimeoutWatch: Sendable {
     }
 
     /// Records that bytes moved, or that reading resumed after a pause.
-    func bytesMoved<Response>(task: HTTPClient.Task<Response>) {
+    func bytesMoved(control: some TransferControl) {
         let now = NIODeadline.now()
-        perform(state.withLockedValue { $0.counting($0.machine.bytesMoved(at: now)) }, task: task)
+        perform(state.withLockedValue { $0.counting($0.machine.bytesMoved(at: now)) }, control: control)
     }
 
     /// The reader holds the transfer back: the idle clock stops until bytes move again.
@@ -102,38 +102,38 @@ struct IdleTimeoutWatch: Sendable {
         }
     }
 
-    private func perform<Response>(_ step: State.Step, task: HTTPClient.Task<Response>) {
+    private func perform<Control: TransferControl>(_ step: State.Step, control: Control) {
         switch step.action {
         case .none:
             break
         case .scheduleCheck(let deadline):
-            let ticket = sweep.add(TimerHandler(watch: self, task: task), due: deadline)
+            let ticket = sweep.add(TimerHandler(watch: self, control: control), due: deadline)
             if state.withLockedValue({ $0.keep(ticket, setFor: step) }) == .cancel {
                 sweep.remove(ticket)
             }
         case .fail(.idle):
             let idleTimeout = state.withLockedValue { $0.machine.idleTimeout }
             let seconds = Double(idleTimeout.nanoseconds) / 1e9
-            task.fail(reason: TransferTimeout(limit: .idle, seconds: seconds).asURLError)
+            control.fail(reason: TransferTimeout(limit: .idle, seconds: seconds).asURLError)
         case .fail(.wholeRequest):
             // AsyncHTTPClient's own error for its deadline, failed the way its timer fails the
             // task: the transport explains it as it always has (`TransferScope.explaining`).
-            task.fail(reason: HTTPClientError.deadlineExceeded)
+            control.fail(reason: HTTPClientError.deadlineExceeded)
         }
     }
 
-    private func timerFired<Response>(_ task: HTTPClient.Task<Response>) {
+    private func timerFired(_ control: some TransferControl) {
         let now = NIODeadline.now()
-        perform(state.withLockedValue { $0.timerFired(at: now) }, task: task)
+        perform(state.withLockedValue { $0.timerFired(at: now) }, control: control)
     }
 
-    /// What the sweep runs when the check is due: the watch and the task it fails.
-    private struct TimerHandler<Response>: IdleSweepTarget {
+    /// What the sweep runs when the check is due: the watch and the transfer it fails.
+    private struct TimerHandler<Control: TransferControl>: IdleSweepTarget {
         let watch: IdleTimeoutWatch
-        let task: HTTPClient.Task<Response>
+        let control: Control
 
         func checkDue() {
-            watch.timerFired(task)
+            watch.timerFired(control)
         }
     }
 }

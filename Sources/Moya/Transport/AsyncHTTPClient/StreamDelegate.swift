@@ -11,7 +11,7 @@ import NIOHTTP1
 ///
 /// Delegate calls arrive on the request's event loop; `ended` and the channel's termination
 /// come from other threads, hence the lock.
-final class StreamDelegate: HTTPClientResponseDelegate {
+final class StreamDelegate: HTTPClientResponseDelegate, ExchangeReceiver {
     typealias Response = Void
 
     private struct State {
@@ -101,25 +101,25 @@ final class StreamDelegate: HTTPClientResponseDelegate {
         idleWatch.stop()
     }
 
-    // MARK: HTTPClientResponseDelegate
+    // MARK: ExchangeReceiver
 
-    func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
-        idleWatch.bytesMoved(task: task)
+    func sentHead(control: some TransferControl) {
+        idleWatch.bytesMoved(control: control)
     }
 
-    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
-        idleWatch.bytesMoved(task: task)
+    func sentPart(_ byteCount: Int, control: some TransferControl) {
+        idleWatch.bytesMoved(control: control)
     }
 
-    func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-        state.withLockedValue { $0.url = request.url }
+    func visited(_ url: URL) {
+        state.withLockedValue { $0.url = url }
     }
 
-    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        idleWatch.bytesMoved(task: task)
+    func receivedHead(_ head: HTTPResponseHead, control: some TransferControl) -> EventLoopFuture<Void> {
+        idleWatch.bytesMoved(control: control)
         if RedirectHops.isFollowed(head, from: redirectBase) {
             state.withLockedValue { $0.redirect = head }
-            return task.eventLoop.makeSucceededVoidFuture()
+            return control.eventLoop.makeSucceededVoidFuture()
         }
         let url = state.withLockedValue { $0.url } ?? request.url ?? URL(fileURLWithPath: "/")
         let response = Moya.Response(head: head, url: url, data: Data(), request: request, fileURL: nil)
@@ -136,29 +136,57 @@ final class StreamDelegate: HTTPClientResponseDelegate {
             state.channel = channel
         }
         settleHead(.success(OpenedStream(head: response, chunks: ResponseChunks(channel: channel))))
-        return task.eventLoop.makeSucceededVoidFuture()
+        return control.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        idleWatch.bytesMoved(task: task)
+    func receivedPart(_ buffer: ByteBuffer, control: some TransferControl) -> EventLoopFuture<Void> {
+        idleWatch.bytesMoved(control: control)
         guard let channel = state.withLockedValue({ $0.channel }) else {
-            return task.eventLoop.makeSucceededVoidFuture()
+            return control.eventLoop.makeSucceededVoidFuture()
         }
-        let promise = task.eventLoop.makePromise(of: Void.self)
+        let promise = control.eventLoop.makePromise(of: Void.self)
         let idleWatch = self.idleWatch
         // Paused first, so that a reader resuming at once (from its own thread) cannot be
         // overtaken by this pause and leave the clock stopped.
         idleWatch.pause()
         let goOn = channel.send(Data(buffer: buffer, byteTransferStrategy: .automatic)) {
             // Reading resumes: the idle clock starts again from now.
-            idleWatch.bytesMoved(task: task)
+            idleWatch.bytesMoved(control: control)
             promise.succeed()
         }
         if goOn {
-            idleWatch.bytesMoved(task: task)
+            idleWatch.bytesMoved(control: control)
             promise.succeed()
         }
         return promise.futureResult
+    }
+
+    /// The transfer's end is reported by `ended`, once the transport knows whether it follows
+    /// a redirect or queues the exchange again.
+    func failed(_ error: Error) {}
+
+    func finished() throws {}
+
+    // MARK: HTTPClientResponseDelegate
+
+    func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+        sentHead(control: task)
+    }
+
+    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+        sentPart(part.readableBytes, control: task)
+    }
+
+    func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        visited(request.url)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        receivedHead(head, control: task)
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        receivedPart(buffer, control: task)
     }
 
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {}

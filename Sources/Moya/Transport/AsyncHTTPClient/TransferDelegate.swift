@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Receives one response, handing each event to the part that deals with it: the idle
+/// Receives one response (from AsyncHTTPClient, or an exchange the transport carries itself), handing each event to the part that deals with it: the idle
 /// timeout's watch, the progress reporter, and for a download the sink that writes the body to
 /// a file. A body kept in memory is gathered here, beside the progress counts, rather than by a
 /// sink of its own.
@@ -16,7 +16,7 @@ import NIOHTTP1
 ///   delegate's methods on its task's event loop, one after another (as its own
 ///   `ResponseAccumulator` relies on), and nothing else touches `state`. The watch and the
 ///   download sink, which other threads call, keep their own locks.
-final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+final class TransferDelegate: HTTPClientResponseDelegate, ExchangeReceiver, @unchecked Sendable {
     /// What the transfer produced.
     struct Outcome: Sendable {
         var head: HTTPResponseHead
@@ -82,55 +82,50 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
         sink?.temporaryFile
     }
 
-    // MARK: Upload
+    // MARK: ExchangeReceiver
 
-    func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
-        idleWatch.bytesMoved(task: task)
+    func sentHead(control: some TransferControl) {
+        idleWatch.bytesMoved(control: control)
     }
 
-    func didSendRequestPart(task: HTTPClient.Task<Response>, _ part: IOData) {
-        idleWatch.bytesMoved(task: task)
-        let count = part.readableBytes
-        progress.deliver(state.progress.sent(count))
+    func sentPart(_ byteCount: Int, control: some TransferControl) {
+        idleWatch.bytesMoved(control: control)
+        progress.deliver(state.progress.sent(byteCount))
     }
 
-    // MARK: Download
-
-    func didVisitURL(task: HTTPClient.Task<Response>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-        state.url = request.url
+    func visited(_ url: URL) {
+        state.url = url
     }
 
-    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        idleWatch.bytesMoved(task: task)
+    func receivedHead(_ head: HTTPResponseHead, control: some TransferControl) -> EventLoopFuture<Void> {
+        idleWatch.bytesMoved(control: control)
         state.head = head
         if RedirectHops.isFollowed(head, from: redirectBase) {
             state.isRedirect = true
-            return task.eventLoop.makeSucceededVoidFuture()
+            return control.eventLoop.makeSucceededVoidFuture()
         }
         let contentLength = ProgressReporter.contentLength(of: head)
         state.progress.receivedHead(contentLength: contentLength)
-        return sink?.receivedHead(head, on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
+        return sink?.receivedHead(head, on: control.eventLoop) ?? control.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        idleWatch.bytesMoved(task: task)
-        guard !state.isRedirect else { return task.eventLoop.makeSucceededVoidFuture() }
+    func receivedPart(_ buffer: ByteBuffer, control: some TransferControl) -> EventLoopFuture<Void> {
+        idleWatch.bytesMoved(control: control)
+        guard !state.isRedirect else { return control.eventLoop.makeSucceededVoidFuture() }
         let count = buffer.readableBytes
         if sink == nil {
             state.body.appendPart(buffer)
         }
         progress.deliver(state.progress.received(count))
-        return sink?.received(buffer, on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
+        return sink?.received(buffer, on: control.eventLoop) ?? control.eventLoop.makeSucceededVoidFuture()
     }
 
-    // MARK: End
-
-    func didReceiveError(task: HTTPClient.Task<Response>, _ error: Error) {
+    func failed(_ error: Error) {
         idleWatch.stop()
         sink?.failed()
     }
 
-    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+    func finished() throws -> Outcome {
         idleWatch.stop()
         let (url, head, body) = (state.url, state.head, state.body)
         state.body = ByteBuffer()
@@ -146,6 +141,36 @@ final class TransferDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
             download: finished?.download,
             isRedirect: state.isRedirect
         )
+    }
+
+    // MARK: HTTPClientResponseDelegate
+
+    func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
+        sentHead(control: task)
+    }
+
+    func didSendRequestPart(task: HTTPClient.Task<Response>, _ part: IOData) {
+        sentPart(part.readableBytes, control: task)
+    }
+
+    func didVisitURL(task: HTTPClient.Task<Response>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        visited(request.url)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        receivedHead(head, control: task)
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        receivedPart(buffer, control: task)
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Response>, _ error: Error) {
+        failed(error)
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        try finished()
     }
 }
 
