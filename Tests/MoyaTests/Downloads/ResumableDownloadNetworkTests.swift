@@ -97,11 +97,7 @@ struct ResumableDownloadNetworkTests {
                 try await provider.download(DynamicTarget(baseURL: server.baseURL, path: "/file"), resuming: download)
             }
             let kept = download.bytesOnDisk
-            #expect(kept > 0 && kept <= Int64(sent))
-            // See `StreamNetworkTests`' reader behind a body cut short for where bytes are lost.
-            withKnownIssue("bytes buffered in AsyncHTTPClient's connection are lost with it", isIntermittent: true) {
-                #expect(kept == Int64(sent), "a resume asks only for the bytes that never arrived")
-            }
+            #expect(kept == Int64(sent), "a resume asks only for the bytes that never arrived")
         }
     }
 

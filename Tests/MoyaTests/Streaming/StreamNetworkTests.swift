@@ -129,16 +129,7 @@ struct StreamNetworkTests {
                 }
                 #expect((underlying as NSError).domain == NSURLErrorDomain)
             }
-            withKnownIssue(
-                """
-                AsyncHTTPClient's connection drops the body parts it buffered while the reader held \
-                it back when the connection then closes (its request state machine's response \
-                buffer, on either of its APIs): fixing it needs the package's own exchange.
-                """,
-                isIntermittent: true
-            ) {
-                #expect(received == sent)
-            }
+            #expect(received == sent)
         }
     }
 

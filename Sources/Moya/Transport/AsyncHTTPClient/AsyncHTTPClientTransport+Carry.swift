@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 
 extension AsyncHTTPClientTransport {
-    /// One trip under way, whoever carries it: AsyncHTTPClient, or the transport itself for a
-    /// plain-`http` request through an HTTP proxy (`ForwardedExchange`).
+    /// One trip under way, whoever carries it: AsyncHTTPClient, or the transport itself on a
+    /// connection of its own (`DedicatedExchange`).
     struct CarriedTrip<Outcome: Sendable>: Sendable {
         let futureResult: EventLoopFuture<Outcome>
         /// The event loop the trip's events arrive on.
@@ -16,25 +16,33 @@ extension AsyncHTTPClientTransport {
 
     /// Sends `prepared` on `route`, reporting to `receiver`.
     ///
-    /// - Parameter deadline: the whole-request deadline this trip's carrier enforces (the one
-    ///   the receiver's idle watch does not: `TransferScope.deadlines`).
+    /// - Parameters:
+    ///   - streamed: whether the response is read as it arrives: it then goes on a connection
+    ///     of its own where the route allows (`Route.dedicatedPeer`).
+    ///   - deadline: the whole-request deadline this trip's carrier enforces (the one the
+    ///     receiver's idle watch does not: `TransferScope.deadlines`).
     func carry<Receiver: ExchangeReceiver & HTTPClientResponseDelegate>(
         _ prepared: PreparedTransfer,
         on route: Route,
         to receiver: Receiver,
+        streamed: Bool,
         loop: UploadLoopPreference.Choice,
         deadline: NIODeadline?,
         logger: Logger?
     ) -> CarriedTrip<Receiver.Outcome> where Receiver.Response == Receiver.Outcome {
-        if let proxy = route.forwardProxy, prepared.request.url.scheme?.lowercased() == "http" {
-            let exchange = ForwardedExchange.start(
-                ForwardedRequest(prepared.request, through: proxy),
+        if let peer = route.dedicatedPeer(for: prepared.request.url, streamed: streamed) {
+            let exchange = DedicatedExchange.start(
+                DedicatedRequest(prepared.request, to: peer),
                 receiver: receiver,
-                eventLoop: route.client.eventLoopGroup.next(),
+                // The upload's home loop when it has one: the body is read there too.
+                eventLoop: loop.loop ?? route.client.eventLoopGroup.next(),
                 decompression: configuration.asyncHTTPClient.decompression,
                 connectTimeout: connectTimeout(of: route.client),
                 deadline: deadline
             )
+            if let key = dedicatedExchanges.add(failing: { exchange.fail(reason: $0) }) {
+                exchange.futureResult.whenComplete { _ in self.dedicatedExchanges.remove(key) }
+            }
             return CarriedTrip(futureResult: exchange.futureResult, eventLoop: exchange.eventLoop) {
                 exchange.cancel()
             }

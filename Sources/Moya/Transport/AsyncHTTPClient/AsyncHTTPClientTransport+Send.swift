@@ -56,6 +56,7 @@ extension AsyncHTTPClientTransport: StreamTransport {
             prepared,
             on: route,
             to: delegate,
+            streamed: false,
             loop: loop,
             deadline: deadlines.client,
             logger: trips.scope.logger

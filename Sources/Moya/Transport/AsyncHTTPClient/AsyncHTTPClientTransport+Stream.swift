@@ -43,6 +43,7 @@ extension AsyncHTTPClientTransport {
             prepared,
             on: route,
             to: delegate,
+            streamed: true,
             loop: loop,
             deadline: trips.scope.deadline,
             logger: trips.scope.logger

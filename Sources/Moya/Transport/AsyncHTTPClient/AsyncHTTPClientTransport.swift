@@ -46,6 +46,9 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     /// The one timer of every transfer's idle watch.
     let idleSweep: IdleSweep
 
+    /// The exchanges running on connections of their own, which `shutdown()` ends too.
+    let dedicatedExchanges = DedicatedExchanges()
+
     /// A transport with its own `HTTPClient`, built from `configuration`.
     public init(configuration: Session.Configuration = Session.Configuration()) {
         self.configuration = configuration
@@ -60,7 +63,8 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.defaultRoute = Route(
             client: httpClient,
             clientFollowsRedirects: false,
-            forwardProxy: ForwardProxy(configuration.asyncHTTPClient.proxy)
+            proxies: (configuration.asyncHTTPClient.proxy, configuration.asyncHTTPClient.proxy),
+            dedicatedTLS: Self.dedicatedTLS(configuration, pinnedHost: nil)
         )
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = Self.makeProxiedRoutes(configuration)
@@ -78,7 +82,12 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         self.redirectRule = RedirectRule(configuration.redirectConfiguration)
         self.sessionHeaders = SessionHeaders(configuration.defaultHeaders)
         self.idleSweep = IdleSweep(eventLoop: httpClient.eventLoopGroup.next())
-        self.defaultRoute = Route(client: httpClient, clientFollowsRedirects: true, forwardProxy: nil)
+        self.defaultRoute = Route(
+            client: httpClient,
+            clientFollowsRedirects: true,
+            proxies: (nil, nil),
+            dedicatedTLS: nil
+        )
         self.pinnedRoutes = Self.makePinnedRoutes(configuration)
         self.proxiedRoutes = [:]
     }
@@ -87,16 +96,17 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         let own = configuration.asyncHTTPClient
         var routes: [String: Route] = [:]
         for host in configuration.serverTrustPolicies.keys {
+            let secureProxy = own.proxy ?? own.proxyEnvironment?.proxy(for: Self.url("https", host))
             let client = HTTPClient(
                 eventLoopGroupProvider: .singleton,
-                configuration: Self.makeClientConfiguration(
-                    configuration,
-                    pinnedHost: host,
-                    proxy: own.proxy ?? own.proxyEnvironment?.proxy(for: Self.url("https", host))
-                )
+                configuration: Self.makeClientConfiguration(configuration, pinnedHost: host, proxy: secureProxy)
             )
-            let plainProxy = own.proxy ?? own.proxyEnvironment?.proxy(for: Self.url("http", host))
-            routes[host] = Route(client: client, clientFollowsRedirects: false, forwardProxy: ForwardProxy(plainProxy))
+            routes[host] = Route(
+                client: client,
+                clientFollowsRedirects: false,
+                proxies: (own.proxy ?? own.proxyEnvironment?.proxy(for: Self.url("http", host)), secureProxy),
+                dedicatedTLS: Self.dedicatedTLS(configuration, pinnedHost: host)
+            )
         }
         return routes
     }
@@ -114,7 +124,12 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
                 eventLoopGroupProvider: .singleton,
                 configuration: Self.makeClientConfiguration(configuration, proxy: proxy)
             )
-            routes[proxy] = Route(client: client, clientFollowsRedirects: false, forwardProxy: ForwardProxy(proxy))
+            routes[proxy] = Route(
+                client: client,
+                clientFollowsRedirects: false,
+                proxies: (proxy, proxy),
+                dedicatedTLS: Self.dedicatedTLS(configuration, pinnedHost: nil)
+            )
         }
         return routes
     }
@@ -131,16 +146,23 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
         /// Whether the client follows redirects itself, as one you give the transport does with
         /// its own settings; the clients the transport builds leave them to it.
         let clientFollowsRedirects: Bool
-        /// The HTTP proxy the client was built with, which the transport forwards plain-`http`
-        /// requests through itself (`ForwardedExchange`); `nil` without one, through a SOCKS
-        /// proxy, and on a client the transport was given.
-        let forwardProxy: ForwardProxy?
+        /// The proxies of `http` and `https` URLs on this route.
+        let proxies: (http: HTTPClient.Configuration.Proxy?, https: HTTPClient.Configuration.Proxy?)
+        /// The TLS settings of the route's dedicated connections; `nil` on a client the
+        /// transport was given, which carries every request itself, with its own settings.
+        let dedicatedTLS: DedicatedTLSSettings?
 
-        init(client: HTTPClient, clientFollowsRedirects: Bool, forwardProxy: ForwardProxy?) {
+        init(
+            client: HTTPClient,
+            clientFollowsRedirects: Bool,
+            proxies: (http: HTTPClient.Configuration.Proxy?, https: HTTPClient.Configuration.Proxy?),
+            dedicatedTLS: DedicatedTLSSettings?
+        ) {
             self.client = client
             self.uploadLoops = UploadLoopPreference(group: client.eventLoopGroup)
             self.clientFollowsRedirects = clientFollowsRedirects
-            self.forwardProxy = forwardProxy
+            self.proxies = proxies
+            self.dedicatedTLS = dedicatedTLS
         }
 
         /// The URL redirects of a response to `request` are resolved from, when the transport
@@ -186,6 +208,7 @@ public final class AsyncHTTPClientTransport: Transport, Sendable {
     /// Shuts the transport's own clients down, failing requests still in flight.
     public func shutdown() async throws {
         shutDownRequested.withLockedValue { $0 = true }
+        dedicatedExchanges.shutDown()
         for route in pinnedRoutes.values {
             try await route.client.shutdown()
         }

@@ -5,7 +5,7 @@ import NIOHTTP1
 
 /// What the parts watching a transfer (the idle watch, a download's sink) need of it: the
 /// event loop it runs on, and a way to fail it. AsyncHTTPClient's task is one; an exchange the
-/// transport carries itself (`ForwardedExchange`) is the other.
+/// transport carries itself (`DedicatedExchange`) is the other.
 protocol TransferControl: Sendable {
     /// The event loop the transfer's events arrive on.
     var eventLoop: EventLoop { get }
@@ -16,7 +16,7 @@ protocol TransferControl: Sendable {
 extension HTTPClient.Task: TransferControl {}
 
 /// Receives one exchange's events, whoever carries it: AsyncHTTPClient, through the receiver's
-/// `HTTPClientResponseDelegate` methods, or the transport itself (`ForwardedExchange`). Each
+/// `HTTPClientResponseDelegate` methods, or the transport itself (`DedicatedExchange`). Each
 /// receiver keeps its logic here once; the delegate methods only forward.
 ///
 /// Events arrive one after another on the transfer's event loop, as AsyncHTTPClient calls a

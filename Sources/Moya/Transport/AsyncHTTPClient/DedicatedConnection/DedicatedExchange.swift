@@ -4,78 +4,100 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 
-/// One request to a plain-`http` URL sent through an HTTP proxy the way curl and URLSession
-/// send it: in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 section 3.2.2), on a
-/// connection to the proxy of its own, with `Proxy-Authorization` for the proxy alone.
+/// One exchange on a connection of its own, carried by the transport itself rather than by
+/// AsyncHTTPClient's pool, for what the pool cannot do:
 ///
-/// AsyncHTTPClient opens a `CONNECT` tunnel for every proxied request, which a proxy allowing
-/// `CONNECT` only to port 443 (the usual forward-proxy setting) refuses; `https` keeps that
-/// tunnel. The exchange hands its events to the same receivers AsyncHTTPClient's tasks do
-/// (`ExchangeReceiver`), so timeouts, progress, downloads and streams behave alike; the
-/// connection is closed when the exchange ends (no pool: a proxied plain-http request pays
-/// for its own connection to the proxy).
+/// - a plain-`http` request through an HTTP proxy, sent the way curl and URLSession send it:
+///   in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 section 3.2.2), with
+///   `Proxy-Authorization` for the proxy alone. AsyncHTTPClient opens a `CONNECT` tunnel for
+///   every proxied request, which a proxy allowing `CONNECT` only to port 443 (the usual
+///   forward-proxy setting) refuses;
+/// - a streamed response (streams, events, resumable downloads), whose body parts already read
+///   from the connection reach the reader before the failure when the server closes early.
+///   AsyncHTTPClient's connection drops the parts it buffered while the reader held it back.
+///
+/// The exchange hands its events to the same receivers AsyncHTTPClient's tasks do
+/// (`ExchangeReceiver`), so timeouts, progress, downloads and streams behave alike. It speaks
+/// HTTP/1.1, over TLS to an `https` origin with the route's trust settings (pinned hosts
+/// included), and closes the connection when it ends: no pool, so each such exchange pays for
+/// its own connection.
 ///
 /// Everything runs on `eventLoop`: the state is loop-bound, and `fail(reason:)` and `cancel()`
 /// hop onto it.
-final class ForwardedExchange<Receiver: ExchangeReceiver>: TransferControl {
+final class DedicatedExchange<Receiver: ExchangeReceiver>: TransferControl {
     let eventLoop: EventLoop
+    /// The request's URL, which the response reports as its own.
+    private let url: URL
     private let receiver: Receiver
     private let promise: EventLoopPromise<Receiver.Outcome>
     private let state: NIOLoopBoundBox<LoopState>
 
-    typealias StateMachine = ForwardedExchangeStateMachine
+    typealias StateMachine = DedicatedExchangeStateMachine
 
     private struct LoopState {
         var machine = StateMachine()
         var channel: Channel?
+        /// The request, while it waits for the TLS handshake and the pinned key's check.
+        var waitingForHandshake: DedicatedRequest?
+        var handshakeCompleted = false
     }
 
     /// The outcome: the receiver's, or the failure that ended the exchange.
     var futureResult: EventLoopFuture<Receiver.Outcome> { promise.futureResult }
 
-    private init(eventLoop: EventLoop, receiver: Receiver) {
+    private init(url: URL, eventLoop: EventLoop, receiver: Receiver) {
+        self.url = url
         self.eventLoop = eventLoop
         self.receiver = receiver
         self.promise = eventLoop.makePromise(of: Receiver.Outcome.self)
         self.state = NIOLoopBoundBox.makeBoxSendingValue(LoopState(), eventLoop: eventLoop)
     }
 
-    /// Connects to the proxy and sends `request`, reporting to `receiver`.
+    /// Connects to the request's peer and sends `request`, reporting to `receiver`.
     ///
     /// - Parameters:
     ///   - decompression: the client's setting, applied as AsyncHTTPClient applies it.
-    ///   - connectTimeout: how long connecting to the proxy may take; NIO's default when `nil`.
+    ///   - connectTimeout: how long connecting may take; NIO's default when `nil`.
     ///   - deadline: when the whole exchange must have ended; it fails with AsyncHTTPClient's
     ///     `deadlineExceeded` then, as a task of its does.
     static func start(
-        _ request: ForwardedRequest,
+        _ request: DedicatedRequest,
         receiver: Receiver,
         eventLoop: EventLoop,
         decompression: HTTPClient.Decompression,
         connectTimeout: TimeAmount?,
         deadline: NIODeadline?
-    ) -> ForwardedExchange {
-        let exchange = ForwardedExchange(eventLoop: eventLoop, receiver: receiver)
+    ) -> DedicatedExchange {
+        let exchange = DedicatedExchange(url: request.url, eventLoop: eventLoop, receiver: receiver)
         if let deadline {
             let timer = eventLoop.scheduleTask(deadline: deadline) {
                 exchange.fail(reason: HTTPClientError.deadlineExceeded)
             }
             exchange.futureResult.whenComplete { _ in timer.cancel() }
         }
-        var bootstrap = ClientBootstrap(group: eventLoop).channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                if case .enabled(let limit) = decompression {
-                    try channel.pipeline.syncOperations.addHandler(NIOHTTPResponseDecompressor(limit: limit))
+        let tls = request.peer.tls
+        var bootstrap = ClientBootstrap(group: eventLoop)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        let handler = try NIOSSLClientHandler(context: tls.context, serverHostname: tls.serverHostname)
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    if case .enabled(let limit) = decompression {
+                        try channel.pipeline.syncOperations.addHandler(NIOHTTPResponseDecompressor(limit: limit))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(Handler(exchange: exchange))
                 }
-                try channel.pipeline.syncOperations.addHandler(Handler(exchange: exchange))
             }
-        }
         if let connectTimeout {
             bootstrap = bootstrap.connectTimeout(connectTimeout)
         }
-        bootstrap.connect(host: request.proxy.host, port: request.proxy.port).whenComplete { result in
+        let address = request.peer.address
+        bootstrap.connect(host: address.host, port: address.port).whenComplete { result in
             switch result {
             case .success(let channel):
                 exchange.connected(channel, request: request)
@@ -99,12 +121,47 @@ final class ForwardedExchange<Receiver: ExchangeReceiver>: TransferControl {
 
     // MARK: Sending
 
-    private func connected(_ channel: Channel, request: ForwardedRequest) {
+    private func connected(_ channel: Channel, request: DedicatedRequest) {
         guard !state.value.machine.hasEnded else {
             channel.close(promise: nil)
             return
         }
         state.value.channel = channel
+        if request.peer.tls?.check != nil {
+            state.value.waitingForHandshake = request
+            if state.value.handshakeCompleted {
+                checkPeer()
+            }
+            return
+        }
+        send(request, on: channel)
+    }
+
+    /// The TLS handshake is done; a pinned key is checked before anything is sent.
+    func handshakeCompleted() {
+        state.value.handshakeCompleted = true
+        if state.value.waitingForHandshake != nil {
+            checkPeer()
+        }
+    }
+
+    private func checkPeer() {
+        guard let request = state.value.waitingForHandshake, let channel = state.value.channel,
+            let check = request.peer.tls?.check
+        else { return }
+        state.value.waitingForHandshake = nil
+        check(channel).hop(to: eventLoop).whenComplete { result in
+            switch result {
+            case .success:
+                self.send(request, on: channel)
+            case .failure(let error):
+                self.perform(self.state.value.machine.connectionFailed(error))
+            }
+        }
+    }
+
+    private func send(_ request: DedicatedRequest, on channel: Channel) {
+        guard !state.value.machine.hasEnded else { return }
         channel.write(HTTPClientRequestPart.head(request.head)).whenSuccess {
             self.receiver.sentHead(control: self)
         }
@@ -131,7 +188,7 @@ final class ForwardedExchange<Receiver: ExchangeReceiver>: TransferControl {
 
     // MARK: Receiving
 
-    fileprivate func received(_ part: HTTPClientResponsePart) {
+    func received(_ part: HTTPClientResponsePart) {
         switch part {
         case .head(let head):
             perform(state.value.machine.receivedHead(head))
@@ -142,13 +199,13 @@ final class ForwardedExchange<Receiver: ExchangeReceiver>: TransferControl {
         }
     }
 
-    fileprivate func connectionFailed(_ error: Error) {
-        // A body cut short is the server closing early, as AsyncHTTPClient reports it.
-        let reported = (error as? HTTPParserError) == .invalidEOFState ? HTTPClientError.remoteConnectionClosed : error
-        perform(state.value.machine.connectionFailed(reported))
+    /// The connection failed or closed. A body cut short arrives as the decoder's
+    /// `HTTPParserError`, a bad response, as from AsyncHTTPClient.
+    func connectionFailed(_ error: Error) {
+        perform(state.value.machine.connectionFailed(error))
     }
 
-    fileprivate func readRequested(_ read: () -> Void) {
+    func readRequested(_ read: () -> Void) {
         if case .read = state.value.machine.readRequested() {
             read()
         }
@@ -159,6 +216,7 @@ final class ForwardedExchange<Receiver: ExchangeReceiver>: TransferControl {
         case .none:
             break
         case .deliverHead(let head):
+            receiver.visited(url)
             receiver.receivedHead(head, control: self).whenComplete(deliveryEnded)
         case .deliverPart(let buffer):
             receiver.receivedPart(buffer, control: self).whenComplete(deliveryEnded)
@@ -186,38 +244,5 @@ final class ForwardedExchange<Receiver: ExchangeReceiver>: TransferControl {
     private func close() {
         state.value.channel?.close(promise: nil)
         state.value.channel = nil
-    }
-}
-
-extension ForwardedExchange {
-    /// The exchange's end of the connection's pipeline: hands the response's parts and the
-    /// connection's failure to the exchange, and holds reads back while its receiver is busy.
-    private final class Handler: ChannelDuplexHandler {
-        typealias InboundIn = HTTPClientResponsePart
-        typealias OutboundIn = HTTPClientRequestPart
-        typealias OutboundOut = HTTPClientRequestPart
-
-        private let exchange: ForwardedExchange
-
-        init(exchange: ForwardedExchange) {
-            self.exchange = exchange
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            exchange.received(unwrapInboundIn(data))
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: Error) {
-            exchange.connectionFailed(error)
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            exchange.connectionFailed(HTTPClientError.remoteConnectionClosed)
-            context.fireChannelInactive()
-        }
-
-        func read(context: ChannelHandlerContext) {
-            exchange.readRequested { context.read() }
-        }
     }
 }

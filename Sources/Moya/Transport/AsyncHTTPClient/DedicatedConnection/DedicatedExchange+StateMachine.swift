@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 
-/// The response side of one forwarded exchange (`ForwardedExchange`), free of IO: what to hand the receiver next,
+/// The response side of one forwarded exchange (`DedicatedExchange`), free of IO: what to hand the receiver next,
 /// when to read from the connection again, and how the exchange ends.
 ///
 /// The receiver paces the body: while a part it was handed is pending (its future not yet
@@ -10,7 +10,7 @@ import NIOHTTP1
 /// are handed over, in order, before the failure, so a reader or a download keeps every
 /// byte that arrived. Only a stop from outside (a cancel, a timeout, the receiver failing)
 /// drops them, because nobody wants them then.
-struct ForwardedExchangeStateMachine {
+struct DedicatedExchangeStateMachine {
     /// What the exchange does next.
     enum Action {
         case none

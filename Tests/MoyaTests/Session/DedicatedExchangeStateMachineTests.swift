@@ -7,8 +7,8 @@ import Testing
 
 /// How a forwarded exchange hands its response to the receiver, without a connection.
 @Suite("Forwarded exchange state machine")
-struct ForwardedExchangeStateMachineTests {
-    typealias Machine = ForwardedExchangeStateMachine
+struct DedicatedExchangeStateMachineTests {
+    typealias Machine = DedicatedExchangeStateMachine
 
     private struct Failure: Error, Equatable {
         let name: String
