@@ -6,12 +6,34 @@ import NIOCore
 extension AsyncHTTPClientTransport {
     /// One trip under way, whoever carries it: AsyncHTTPClient, or the transport itself on a
     /// connection of its own (`DedicatedExchange`).
-    struct CarriedTrip<Outcome: Sendable>: Sendable {
-        let futureResult: EventLoopFuture<Outcome>
+    /// An enum rather than closures, so that the many trips through the pool allocate nothing
+    /// for it.
+    enum CarriedTrip<Receiver: ExchangeReceiver>: Sendable {
+        case pool(HTTPClient.Task<Receiver.Outcome>)
+        case dedicated(DedicatedExchange<Receiver>)
+
+        var futureResult: EventLoopFuture<Receiver.Outcome> {
+            switch self {
+            case .pool(let task): return task.futureResult
+            case .dedicated(let exchange): return exchange.futureResult
+            }
+        }
+
         /// The event loop the trip's events arrive on.
-        let eventLoop: EventLoop
+        var eventLoop: EventLoop {
+            switch self {
+            case .pool(let task): return task.eventLoop
+            case .dedicated(let exchange): return exchange.eventLoop
+            }
+        }
+
         /// Stops the trip; it fails with AsyncHTTPClient's `cancelled`.
-        let cancel: @Sendable () -> Void
+        func cancel() {
+            switch self {
+            case .pool(let task): task.cancel()
+            case .dedicated(let exchange): exchange.cancel()
+            }
+        }
     }
 
     /// Sends `prepared` on `route`, reporting to `receiver`.
@@ -29,7 +51,7 @@ extension AsyncHTTPClientTransport {
         loop: UploadLoopPreference.Choice,
         deadline: NIODeadline?,
         logger: Logger?
-    ) -> CarriedTrip<Receiver.Outcome> where Receiver.Response == Receiver.Outcome {
+    ) -> CarriedTrip<Receiver> where Receiver.Response == Receiver.Outcome {
         if let peer = route.dedicatedPeer(for: prepared.request.url, streamed: streamed) {
             let exchange = DedicatedExchange.start(
                 DedicatedRequest(prepared.request, to: peer),
@@ -43,9 +65,7 @@ extension AsyncHTTPClientTransport {
             if let key = dedicatedExchanges.add(failing: { exchange.fail(reason: $0) }) {
                 exchange.futureResult.whenComplete { _ in self.dedicatedExchanges.remove(key) }
             }
-            return CarriedTrip(futureResult: exchange.futureResult, eventLoop: exchange.eventLoop) {
-                exchange.cancel()
-            }
+            return .dedicated(exchange)
         }
         let task = route.client.execute(
             request: prepared.request,
@@ -54,6 +74,6 @@ extension AsyncHTTPClientTransport {
             deadline: deadline,
             logger: logger
         )
-        return CarriedTrip(futureResult: task.futureResult, eventLoop: task.eventLoop) { task.cancel() }
+        return .pool(task)
     }
 }

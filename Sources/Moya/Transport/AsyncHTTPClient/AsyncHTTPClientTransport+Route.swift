@@ -10,7 +10,10 @@ extension AsyncHTTPClientTransport.Route {
     /// proxy, `https` through a proxy (AsyncHTTPClient's tunnel), and every request on a
     /// client the transport was given.
     func dedicatedPeer(for url: URL, streamed: Bool) -> DedicatedPeer? {
-        guard let dedicatedTLS, let host = url.host.map(Self.unbracketed), !host.isEmpty else { return nil }
+        // Most requests are neither streamed nor proxied: they read nothing of the URL here.
+        guard let dedicatedTLS, streamed || proxies.http != nil,
+            let host = url.host.map(Self.unbracketed), !host.isEmpty
+        else { return nil }
         switch url.scheme?.lowercased() {
         case "http":
             if let proxy = proxies.http {
