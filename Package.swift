@@ -68,9 +68,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                // Only to leave out AsyncHTTPClient's no-op spans when no tracer is bootstrapped:
-                // an internal import, in no public API (AsyncHTTPClient depends on it anyway).
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // `TracingPlugin` and `MetricsPlugin`: a product of its own, so that a package using

@@ -4,18 +4,21 @@ import NIOConcurrencyHelpers
 import ServiceContextModule
 import Tracing
 
-/// Traces each request with swift-distributed-tracing: one client span per request, named after
-/// the target case (`GitHub.userProfile`), child of the caller's `ServiceContext`.
+/// Traces each request with swift-distributed-tracing, as OpenTelemetry's HTTP client
+/// conventions ask: a span for the request, named after the target case (`GitHub.userProfile`),
+/// child of the caller's `ServiceContext`; and under it one client span per attempt sent (the
+/// first, each retry, each answer to an authentication challenge), named after the method.
 ///
-/// The span carries `http.request.method`, `url.full` (credentials and query values redacted),
-/// `server.address`, `server.port` and `http.response.status_code`; a status of 400 or more, or
-/// a failure, marks it as an error, and failures are recorded on it. The tracer's propagation
-/// headers are added to the request: with an OpenTelemetry tracer (swift-otel), that is the
+/// Both carry `http.request.method`, `url.full` (credentials and query values redacted),
+/// `server.address`, `server.port` and `http.response.status_code`; an attempt after the first
+/// carries `http.request.resend_count`. A status of 400 or more, or a failure, marks a span as an
+/// error, and failures are recorded on it. Each attempt's request carries the tracer's
+/// propagation headers for its own span: with an OpenTelemetry tracer (swift-otel), that is the
 /// W3C `traceparent`.
-public final class TracingPlugin: PluginType {
+///
+/// The spans live in the value the provider keeps per request (`AttemptObservingPlugin`).
+public final class TracingPlugin: AttemptObservingPlugin {
     private let tracer: any Tracer
-    /// Spans in flight, by request identifier (see `RequestContext`).
-    private let spans = NIOLockedValueBox<[String: any Span]>([:])
 
     /// Creates a plugin that starts spans with `tracer`: by default, the one bootstrapped in
     /// `InstrumentationSystem`.
@@ -23,14 +26,52 @@ public final class TracingPlugin: PluginType {
         self.tracer = tracer
     }
 
-    /// Starts the request's span and adds the tracer's propagation headers to the request.
-    public func prepare(_ request: URLRequest, target: TargetType) -> URLRequest {
-        guard let requestID = RequestContext.current?.requestID else { return request }
-        let span = tracer.startSpan(
-            TargetName.of(target),
-            context: ServiceContext.current ?? .topLevel,
-            ofKind: .client
-        )
+    /// The spans of one request: its own, and the attempt's in flight.
+    public final class Observation: Sendable {
+        fileprivate let request: any Span
+        fileprivate let attempt = NIOLockedValueBox<(any Span)?>(nil)
+
+        fileprivate init(request: any Span) {
+            self.request = request
+        }
+    }
+
+    /// Starts the request's span, as a child of the caller's context.
+    public func requestWillStart(_ request: URLRequest, target: TargetType) -> Observation {
+        let span = tracer.startSpan(TargetName.of(target), context: ServiceContext.current ?? .topLevel)
+        Self.describe(request, on: span)
+        return Observation(request: span)
+    }
+
+    /// Starts the attempt's client span and adds its propagation headers to the request.
+    public func attemptWillSend(_ attempt: Int, request: inout URLRequest, target: TargetType, observation: Observation)
+    {
+        let span = tracer.startSpan(request.httpMethod ?? "GET", context: observation.request.context, ofKind: .client)
+        Self.describe(request, on: span)
+        if attempt > 1 {
+            span.attributes["http.request.resend_count"] = attempt - 1
+        }
+        observation.attempt.withLockedValue { $0 = span }
+        tracer.inject(span.context, into: &request, using: URLRequestInjector())
+    }
+
+    /// Ends the attempt's span with its status, or its failure.
+    public func attemptDidEnd(
+        _ attempt: Int,
+        result: Result<Response, MoyaError>,
+        target: TargetType,
+        observation: Observation
+    ) {
+        guard let span = observation.attempt.withLockedValue({ $0.take() }) else { return }
+        Self.end(span, with: result)
+    }
+
+    /// Ends the request's span with the request's outcome.
+    public func requestDidEnd(_ result: Result<Response, MoyaError>, target: TargetType, observation: Observation) {
+        Self.end(observation.request, with: result)
+    }
+
+    private static func describe(_ request: URLRequest, on span: any Span) {
         span.updateAttributes { attributes in
             attributes["http.request.method"] = request.httpMethod ?? "GET"
             attributes["url.full"] = TelemetryURL.redacted(request.url)
@@ -39,33 +80,9 @@ public final class TracingPlugin: PluginType {
                 attributes["server.port"] = port
             }
         }
-        spans.withLockedValue { $0[requestID] = span }
-        var request = request
-        tracer.inject(span.context, into: &request, using: URLRequestInjector())
-        return request
     }
 
-    /// Ends the request's span with the response's status, or the failure.
-    public func didReceive(_ result: Result<Response, MoyaError>, target: TargetType) {
-        guard let span = takeSpan() else { return }
-        end(span, with: result)
-    }
-
-    /// Ends the span of a request that failed before it was sent; returns `result` unchanged.
-    public func process(_ result: Result<Response, MoyaError>, target: TargetType) -> Result<Response, MoyaError> {
-        // A request that failed before it was sent (an illegal header, say) has no `didReceive`.
-        if let span = takeSpan() {
-            end(span, with: result)
-        }
-        return result
-    }
-
-    private func takeSpan() -> (any Span)? {
-        guard let requestID = RequestContext.current?.requestID else { return nil }
-        return spans.withLockedValue { $0.removeValue(forKey: requestID) }
-    }
-
-    private func end(_ span: any Span, with result: Result<Response, MoyaError>) {
+    private static func end(_ span: any Span, with result: Result<Response, MoyaError>) {
         switch result {
         case .success(let response):
             span.attributes["http.response.status_code"] = response.statusCode

@@ -25,7 +25,7 @@ struct ObservabilityPluginTests {
         router.get("broken") { _, _ in Response(status: .internalServerError) }
     }
 
-    @Test func aRequestBecomesOneClientSpanNamedAfterTheCaseWithRedactedURL() async throws {
+    @Test func aRequestIsASpanNamedAfterTheCaseAroundOneClientSpanForItsAttemptWithRedactedURLs() async throws {
         let tracer = InMemoryTracer()
         let headers = NIOLockedValueBox<[String: String]>([:])
         try await TestServer.with({ addRoutes($0, headers: headers) }) { server in
@@ -33,25 +33,64 @@ struct ObservabilityPluginTests {
             _ = try await provider.request(.user(baseURL: server.baseURL, name: "octocat"))
 
             let spans = tracer.finishedSpans
-            #expect(spans.count == 1)
-            let span = try #require(spans.first)
-            #expect(span.operationName == "ObservedAPI.user")
-            #expect(span.kind == .client)
-            #expect(span.attributes["http.request.method"]?.toSpanAttribute() == "GET")
-            #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
-            let url = "\(span.attributes["url.full"]?.toSpanAttribute() ?? "")"
-            #expect(url.contains("/users/octocat"))
-            #expect(url.contains("token=REDACTED"))
-            #expect(!url.contains("s3cr3t"))
-            #expect(span.status == nil)
+            #expect(spans.count == 2)
+            let span = try #require(spans.first { $0.operationName == "ObservedAPI.user" })
+            let attempt = try #require(spans.first { $0.operationName == "GET" })
+            #expect(span.kind == .internal)
+            #expect(attempt.kind == .client)
+            #expect(attempt.parentSpanID == span.spanID)
+            #expect(attempt.attributes["http.request.resend_count"] == nil)
+            for described in [span, attempt] {
+                #expect(described.attributes["http.request.method"]?.toSpanAttribute() == "GET")
+                #expect(described.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+                let url = "\(described.attributes["url.full"]?.toSpanAttribute() ?? "")"
+                #expect(url.contains("/users/octocat"))
+                #expect(url.contains("token=REDACTED"))
+                #expect(!url.contains("s3cr3t"))
+                #expect(described.status == nil)
+            }
 
-            // The tracer's propagation headers went out with the request.
+            // The attempt's propagation headers went out with it.
             let injected = try #require(tracer.performedContextInjections.first)
+            #expect(tracer.performedContextInjections.count == 1)
             for (key, value) in injected.values {
                 #expect(headers.withLockedValue { $0 }[key] == value)
             }
             #expect(!injected.values.isEmpty)
+            #expect(injected.context.inMemorySpanContext?.spanID == attempt.spanID)
         }
+    }
+
+    @Test func aRetriedRequestHasOneClientSpanPerAttemptEachSendingItsOwnContext() async throws {
+        let tracer = InMemoryTracer()
+        let calls = NIOLockedValueBox(0)
+        try await TestServer.with({ router in
+            router.get("broken") { _, _ in
+                let call = calls.withLockedValue { calls in
+                    calls += 1
+                    return calls
+                }
+                return Response(status: call == 1 ? .serviceUnavailable : .ok)
+            }
+        }) { server in
+            let provider = MoyaProvider<ObservedAPI>(
+                plugins: [TracingPlugin(tracer: tracer)],
+                interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01)
+            )
+            _ = try await provider.request(.broken(baseURL: server.baseURL))
+        }
+        let request = try #require(tracer.finishedSpans.first { $0.operationName == "ObservedAPI.broken" })
+        let attempts = tracer.finishedSpans.filter { $0.operationName == "GET" }
+        #expect(attempts.count == 2)
+        #expect(attempts.allSatisfy { $0.parentSpanID == request.spanID && $0.kind == .client })
+        #expect(attempts.map { $0.attributes["http.response.status_code"]?.toSpanAttribute() } == [503, 200])
+        #expect(attempts.first?.status?.code == .error)
+        #expect(attempts.last?.attributes["http.request.resend_count"]?.toSpanAttribute() == 1)
+        #expect(request.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+        #expect(request.status == nil)
+        let injected = tracer.performedContextInjections.compactMap { $0.context.inMemorySpanContext?.spanID }
+        #expect(injected == attempts.map(\.spanID))
+        #expect(tracer.activeSpans.isEmpty)
     }
 
     @Test func aServerErrorMarksTheSpanAsAnError() async throws {
@@ -60,18 +99,22 @@ struct ObservabilityPluginTests {
             let provider = MoyaProvider<ObservedAPI>(plugins: [TracingPlugin(tracer: tracer)])
             _ = try await provider.request(.broken(baseURL: server.baseURL))
         }
-        let span = try #require(tracer.finishedSpans.first)
-        #expect(span.status?.code == .error)
-        #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == 500)
+        #expect(tracer.finishedSpans.count == 2)
+        for span in tracer.finishedSpans {
+            #expect(span.status?.code == .error)
+            #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == 500)
+        }
     }
 
     @Test func aFailedRequestRecordsTheErrorOnItsSpan() async throws {
         let tracer = InMemoryTracer()
         let provider = MoyaProvider<ObservedAPI>(plugins: [TracingPlugin(tracer: tracer)])
         _ = try? await provider.request(.broken(baseURL: TestServer.unreachableBaseURL))
-        let span = try #require(tracer.finishedSpans.first)
-        #expect(span.status?.code == .error)
-        #expect(span.errors.count == 1)
+        #expect(tracer.finishedSpans.count == 2)
+        for span in tracer.finishedSpans {
+            #expect(span.status?.code == .error)
+            #expect(span.errors.count == 1)
+        }
         #expect(tracer.activeSpans.isEmpty)
     }
 

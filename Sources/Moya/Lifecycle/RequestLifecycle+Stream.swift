@@ -65,6 +65,7 @@ extension RequestLifecycle {
         releasePermit(result: result.map(\.head))
         switch result {
         case .failure(let error):
+            observeAttemptDidEnd(.failure(error))
             perform(withMachine { $0.sent(.failure(error), step: step) })
         case .success(let opened) where context.target.validationType.accepts(opened.head.statusCode):
             // Kept alive past the lock, should the machine not take it (an attempt cancelled).
@@ -75,6 +76,7 @@ extension RequestLifecycle {
         case .success(let opened):
             LifecycleWork.start { [self] in
                 let refused = await Self.refusedResponse(opened)
+                observeAttemptDidEnd(.success(refused))
                 perform(withMachine { $0.sent(.success(refused), step: step) })
             }
         }

@@ -39,6 +39,8 @@ final class RequestLifecycle: Sendable {
         /// The session's resilience policies, which admit each attempt and may refuse a
         /// retry; `nil` when none is set, and for a stubbed request.
         var resilience: ResilienceGate? = nil
+        /// The plugins that watch each attempt (`AttemptObservingPlugin`), found once per provider.
+        var attemptObservers: [any AttemptObservingPlugin] = []
     }
 
     /// What sets a streamed request apart: its response is handed over at the head.
@@ -65,6 +67,8 @@ final class RequestLifecycle: Sendable {
     /// What the attempt in flight holds of the resilience policies, released once: when the
     /// transport answers, or when the request ends without sending it.
     let permit = InlineLock<ResilienceGate.Permit?>(nil)
+    /// The attempt observers' values for this request; empty without such plugins.
+    let observations = InlineLock(AttemptObservations())
 
     init(context: Context) {
         self.machine = InlineLock(StateMachine(validation: context.target.validationType))
@@ -222,10 +226,12 @@ final class RequestLifecycle: Sendable {
                 return { $0.waited(step: step) }
             }
         case let .finish(result, subscribers, notifyPlugins):
+            observeRequestDidEnd(result)
             finish(result, to: subscribers, notifyPlugins: notifyPlugins)
         case let .handOver(head, body, subscribers):
             handOver(head, body: body, to: subscribers)
         case .report(let result):
+            observeRequestDidEnd(result)
             reportStreamEnd(result)
         }
     }
@@ -251,6 +257,8 @@ final class RequestLifecycle: Sendable {
     }
 
     func send(_ request: URLRequest, deadline: NIODeadline?, cancellation: TransportCancellation, step: Int) {
+        var request = request
+        observeAttemptWillSend(&request)
         let exchange = TransportExchange(
             request: request,
             endpoint: context.endpoint,
@@ -266,6 +274,7 @@ final class RequestLifecycle: Sendable {
             wantsProgress: { [self] in withMachine { $0.hasProgressListeners } },
             progress: { [self] progress in reportProgress(progress) },
             completion: { [self] result in
+                observeAttemptDidEnd(result)
                 releasePermit(result: result)
                 perform(withMachine { $0.sent(result, step: step) })
             }

@@ -66,7 +66,8 @@ extension MoyaProvider {
             policies: policies,
             streaming: streaming,
             mayDecodeErrorBody: targetsMayDecodeErrorBodies,
-            resilience: stubBehavior == .never ? resilienceGate(for: target, policies: policies) : nil
+            resilience: stubBehavior == .never ? resilienceGate(for: target, policies: policies) : nil,
+            attemptObservers: attemptObservers
         )
     }
 

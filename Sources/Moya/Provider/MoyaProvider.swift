@@ -62,6 +62,9 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
     /// Whether a plugin is an `AsyncPluginType`: worked out once, not for every request.
     let hasAsyncPlugins: Bool
 
+    /// The plugins that watch each attempt (`AttemptObservingPlugin`): found once.
+    let attemptObservers: [any AttemptObservingPlugin]
+
     /// The session's interceptor, then the provider's: the same for every request.
     let interceptorLayers: [RequestInterceptor]
 
@@ -104,6 +107,7 @@ open class MoyaProvider<Target: TargetType>: MoyaProviderType, @unchecked Sendab
         self.session = session
         self.plugins = plugins
         self.hasAsyncPlugins = plugins.contains { $0 is AsyncPluginType }
+        self.attemptObservers = plugins.compactMap { $0 as? any AttemptObservingPlugin }
         self.interceptorLayers = [session.interceptor, interceptor].compactMap { $0 }
         self.targetsMayHavePolicies = Target.self is RequestPolicies.Type || Target.self is AnyObject.Type
         self.targetsMayDecodeErrorBodies = ErrorBodyDecoding.mayApply(to: Target.self)

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import NIOCore
-internal import Tracing
 
 extension AsyncHTTPClientTransport {
     /// The client configuration for every host, or for one pinned host, through `proxy`: the
@@ -21,12 +20,10 @@ extension AsyncHTTPClientTransport {
             decompression: own.decompression
         )
         client.httpVersion = own.httpVersion
-        // With no tracer bootstrapped, AsyncHTTPClient would still start a no-op span for
-        // every request; it reads the tracer once, here, so leaving it out changes nothing
-        // but the work saved.
-        if InstrumentationSystem.tracer is NoOpTracer {
-            client.tracing.tracer = nil
-        }
+        // Requests are traced by `TracingPlugin`, one span per attempt under the request's
+        // span. AsyncHTTPClient's own span would start on an event loop, outside the caller's
+        // context: an orphan beside them, or with no tracer bootstrapped a no-op span per request.
+        client.tracing.tracer = nil
         if let host, let policy = configuration.serverTrustPolicies[host] {
             let baseTLS = configuration.tlsConfiguration ?? .makeClientConfiguration()
             var box = HTTPClientConfigurationBox(tlsConfiguration: configuration.tlsConfiguration)
