@@ -24,14 +24,25 @@ extension AsyncHTTPClientTransport {
         // span. AsyncHTTPClient's own span would start on an event loop, outside the caller's
         // context: an orphan beside them, or with no tracer bootstrapped a no-op span per request.
         client.tracing.tracer = nil
-        if let host, let policy = configuration.serverTrustPolicies[host] {
-            let baseTLS = configuration.tlsConfiguration ?? .makeClientConfiguration()
-            var box = HTTPClientConfigurationBox(tlsConfiguration: configuration.tlsConfiguration)
-            policy.apply(to: &box, host: host, baseTLS: baseTLS)
-            client.tlsConfiguration = box.tlsConfiguration
-            client.http1_1ConnectionDebugInitializer = box.connectionCheck
-            client.http2ConnectionDebugInitializer = box.connectionCheck
-        }
+        let trust = Self.trust(configuration, pinnedHost: host)
+        client.tlsConfiguration = trust.tlsConfiguration
+        client.http1_1ConnectionDebugInitializer = trust.connectionCheck
+        client.http2ConnectionDebugInitializer = trust.connectionCheck
         return client
+    }
+
+    /// The TLS settings of connections to `host`, pooled or dedicated: the session's, with the
+    /// host's trust policy applied when it has one.
+    static func trust(
+        _ configuration: borrowing Session.Configuration,
+        pinnedHost host: String?
+    )
+        -> HTTPClientConfigurationBox
+    {
+        var box = HTTPClientConfigurationBox(tlsConfiguration: configuration.tlsConfiguration)
+        if let host, let policy = configuration.serverTrustPolicies[host] {
+            policy.apply(to: &box, host: host, baseTLS: configuration.tlsConfiguration ?? .makeClientConfiguration())
+        }
+        return box
     }
 }

@@ -38,12 +38,10 @@ extension AsyncHTTPClientTransport {
     /// The TLS settings of dedicated connections on a route: the session's, or for a pinned
     /// host its trust policy's, as the route's client has them.
     static func dedicatedTLS(_ configuration: Session.Configuration, pinnedHost host: String?) -> DedicatedTLSSettings {
-        let baseTLS = configuration.tlsConfiguration ?? .makeClientConfiguration()
-        guard let host, let policy = configuration.serverTrustPolicies[host] else {
-            return DedicatedTLSSettings(configuration: baseTLS, check: nil)
-        }
-        var box = HTTPClientConfigurationBox(tlsConfiguration: configuration.tlsConfiguration)
-        policy.apply(to: &box, host: host, baseTLS: baseTLS)
-        return DedicatedTLSSettings(configuration: box.tlsConfiguration ?? baseTLS, check: box.connectionCheck)
+        let trust = trust(configuration, pinnedHost: host)
+        return DedicatedTLSSettings(
+            configuration: trust.tlsConfiguration ?? .makeClientConfiguration(),
+            check: trust.connectionCheck
+        )
     }
 }

@@ -166,30 +166,4 @@ final class StreamDelegate: HTTPClientResponseDelegate, ExchangeReceiver {
     func failed(_ error: Error) {}
 
     func finished() throws {}
-
-    // MARK: HTTPClientResponseDelegate
-
-    func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
-        sentHead(control: task)
-    }
-
-    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
-        sentPart(part.readableBytes, control: task)
-    }
-
-    func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-        visited(request.url)
-    }
-
-    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        receivedHead(head, control: task)
-    }
-
-    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        receivedPart(buffer, control: task)
-    }
-
-    func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {}
-
-    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
 }

@@ -40,3 +40,35 @@ protocol ExchangeReceiver: AnyObject, Sendable {
     /// The response ended; what it produced, or why it cannot be used.
     func finished() throws -> Outcome
 }
+
+/// AsyncHTTPClient's delegate calls, handed to the receiver's methods: the one place both
+/// receivers (`TransferDelegate`, `StreamDelegate`) take them from AsyncHTTPClient.
+extension ExchangeReceiver where Self: HTTPClientResponseDelegate, Response == Outcome {
+    func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
+        sentHead(control: task)
+    }
+
+    func didSendRequestPart(task: HTTPClient.Task<Response>, _ part: IOData) {
+        sentPart(part.readableBytes, control: task)
+    }
+
+    func didVisitURL(task: HTTPClient.Task<Response>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        visited(request.url)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        receivedHead(head, control: task)
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        receivedPart(buffer, control: task)
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Response>, _ error: Error) {
+        failed(error)
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        try finished()
+    }
+}

@@ -142,36 +142,6 @@ final class TransferDelegate: HTTPClientResponseDelegate, ExchangeReceiver, @unc
             isRedirect: state.isRedirect
         )
     }
-
-    // MARK: HTTPClientResponseDelegate
-
-    func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
-        sentHead(control: task)
-    }
-
-    func didSendRequestPart(task: HTTPClient.Task<Response>, _ part: IOData) {
-        sentPart(part.readableBytes, control: task)
-    }
-
-    func didVisitURL(task: HTTPClient.Task<Response>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-        visited(request.url)
-    }
-
-    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        receivedHead(head, control: task)
-    }
-
-    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        receivedPart(buffer, control: task)
-    }
-
-    func didReceiveError(task: HTTPClient.Task<Response>, _ error: Error) {
-        failed(error)
-    }
-
-    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-        try finished()
-    }
 }
 
 /// Failures of the exchange itself, as the `NSURLErrorDomain` errors URLSession reports for them.
