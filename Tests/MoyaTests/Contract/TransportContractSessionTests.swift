@@ -108,12 +108,7 @@ struct TransportContractSessionTests {
                 _ = try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/me"))
                 Issue.record("a shut-down session must refuse the request")
             } catch {
-                guard case .underlying(let inner as MoyaClientError, nil) = error as? MoyaError,
-                    inner.code == .sessionShutDown
-                else {
-                    Issue.record("expected .underlying(MoyaClientError sessionShutDown, nil), got \(error)")
-                    return
-                }
+                expectSessionShutDown(error)
             }
             #expect(hits.count == 1, "nothing is sent after the shutdown")
         }

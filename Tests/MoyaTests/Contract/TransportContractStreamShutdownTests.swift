@@ -57,12 +57,7 @@ struct TransportContractStreamShutdownTests {
                 _ = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/me"))
                 Issue.record("a shut-down session must refuse the stream")
             } catch {
-                guard case .underlying(let inner as MoyaClientError, nil) = error as? MoyaError,
-                    inner.code == .sessionShutDown
-                else {
-                    Issue.record("expected .underlying(MoyaClientError sessionShutDown, nil), got \(error)")
-                    return
-                }
+                expectSessionShutDown(error)
             }
             #expect(hits.count == 0, "nothing is sent after the shutdown")
         }

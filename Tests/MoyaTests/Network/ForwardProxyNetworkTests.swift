@@ -72,15 +72,11 @@ struct ForwardProxyNetworkTests {
     @Test func anHTTPSRequestStillTunnelsThroughCONNECT() async throws {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
-        let server = try await TestServer.startTLS(identity: leaf) { router in
-            router.get("hello") { _, _ in "secure hello" }
-        }
+        let server = try await TestServer.startTLS(identity: leaf, TestServer.addHello)
         let port = try #require(server.baseURL.port)
         let proxy = try TestProxy(forwardingTo: port, allowsConnect: { $0 == port })
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates([certificates.authority.certificate])
         let configuration = Session.Configuration(
-            tlsConfiguration: tls,
+            tlsConfiguration: .trusting(certificates.authority.certificate),
             cookieStorage: nil,
             asyncHTTPClient: .init(proxy: .server(host: "127.0.0.1", port: proxy.port), proxyEnvironment: nil)
         )
@@ -98,12 +94,7 @@ struct ForwardProxyNetworkTests {
         // As the direct stream test: the reader starts after the server wrote everything and
         // closed, so parts read while it held the transfer back must reach it before the failure.
         let sent = 600_000
-        let (closed, closedSignal) = AsyncStream<Void>.makeStream()
-        let server = try await RawServer.start(
-            response: "HTTP/1.1 200 OK\r\nContent-Length: \(1 << 20)\r\n\r\n" + String(repeating: "x", count: sent),
-            ending: .close,
-            ended: { closedSignal.yield() }
-        )
+        let (server, closed) = try await RawServer.startCuttingBody(after: sent)
         defer { _Concurrency.Task { await server.stop() } }
         let proxy = try TestProxy(forwardingTo: try #require(server.baseURL.port), allowsConnect: { $0 == 443 })
         let provider = provider(through: proxy)
@@ -111,15 +102,7 @@ struct ForwardProxyNetworkTests {
         for _ in 0..<8 {
             let streamed = try await provider.stream(DynamicTarget(baseURL: server.baseURL, path: "/"))
             _ = await closings.next()
-            var received = 0
-            var failure: MoyaError?
-            do {
-                for try await chunk in streamed.chunks {
-                    received += chunk.count
-                }
-            } catch {
-                failure = error
-            }
+            let (received, failure) = await readCounting(streamed)
             #expect(received == sent)
             guard case .underlying(let underlying, _) = failure else {
                 Issue.record("expected a transport fault, got \(String(describing: failure))")
@@ -141,22 +124,13 @@ struct ForwardProxyNetworkTests {
         let proxy = try TestProxy(forwardingTo: try #require(server.baseURL.port))
         let sanitized = ProcessInfo.processInfo.environment["MOYA_TEST_SANITIZER"] != nil
 
-        let result: Result<Moya.Response, MoyaError>
-        do {
-            result = .success(
-                try await provider(through: proxy, readTimeout: sanitized ? .seconds(5) : .milliseconds(300))
-                    .request(DynamicTarget(baseURL: server.baseURL, path: "/"))
-            )
-        } catch {
-            result = .failure(error)
-        }
+        let provider = provider(through: proxy, readTimeout: sanitized ? .seconds(5) : .milliseconds(300))
 
-        guard case .failure(.underlying(let error, _)) = result else {
-            Issue.record("expected a timeout, got \(result)")
-            return
+        let error = await expectUnderlyingFailure("a stalled body must time out") {
+            try await provider.request(DynamicTarget(baseURL: server.baseURL, path: "/"))
         }
-        #expect((error as NSError).domain == NSURLErrorDomain)
-        #expect((error as NSError).code == NSURLErrorTimedOut)
+        #expect(error?.domain == NSURLErrorDomain)
+        #expect(error?.code == NSURLErrorTimedOut)
     }
 
     @Test(.timeLimit(.minutes(1)))

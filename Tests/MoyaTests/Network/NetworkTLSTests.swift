@@ -7,16 +7,6 @@ import Testing
 
 @Suite("TLS: verification, trust roots, pinning, client certificates")
 struct NetworkTLSTests {
-    private func addHello(_ router: Router<BasicRequestContext>) {
-        router.get("hello") { _, _ in "secure hello" }
-    }
-
-    private func trusting(_ authority: NIOSSLCertificate) -> TLSConfiguration {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates([authority])
-        return tls
-    }
-
     /// Sends `/hello` through a session with `configuration` and returns the outcome.
     private func hello(
         _ server: TestServer,
@@ -47,29 +37,29 @@ struct NetworkTLSTests {
     @Test func untrustedCertificateIsRefusedByDefault() async throws {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
-        let server = try await TestServer.startTLS(identity: leaf, addHello)
+        let server = try await TestServer.startTLS(identity: leaf, TestServer.addHello)
         expectTLSFailure(await hello(server, .init()))
     }
 
     @Test func customTrustRootIsAccepted() async throws {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
-        let server = try await TestServer.startTLS(identity: leaf, addHello)
-        let result = await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate)))
+        let server = try await TestServer.startTLS(identity: leaf, TestServer.addHello)
+        let result = await hello(server, .init(tlsConfiguration: .trusting(certificates.authority.certificate)))
         #expect(try result.get().mapString() == "secure hello")
     }
 
     @Test func certificateForAnotherHostIsRefused() async throws {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["other.example"])
-        let server = try await TestServer.startTLS(identity: leaf, addHello)
-        expectTLSFailure(await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate))))
+        let server = try await TestServer.startTLS(identity: leaf, TestServer.addHello)
+        expectTLSFailure(await hello(server, .init(tlsConfiguration: .trusting(certificates.authority.certificate))))
     }
 
     @Test func pinnedCertificateAuthorityIsTheOnlyOneTrusted() async throws {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
-        let server = try await TestServer.startTLS(identity: leaf, addHello)
+        let server = try await TestServer.startTLS(identity: leaf, TestServer.addHello)
 
         let pinned = await hello(
             server,
@@ -81,7 +71,7 @@ struct NetworkTLSTests {
         let mismatch = await hello(
             server,
             .init(
-                tlsConfiguration: trusting(certificates.authority.certificate),
+                tlsConfiguration: .trusting(certificates.authority.certificate),
                 serverTrustPolicies: ["localhost": .pinnedCertificates([otherAuthority.authority.certificate])]
             )
         )
@@ -91,8 +81,8 @@ struct NetworkTLSTests {
     @Test func pinnedPublicKeyMatchesAndAMismatchIsRefused() async throws {
         let certificates = try TestCertificates.makeAuthority()
         let leaf = try certificates.makeLeaf(dnsNames: ["localhost"])
-        let server = try await TestServer.startTLS(identity: leaf, addHello)
-        let tls = trusting(certificates.authority.certificate)
+        let server = try await TestServer.startTLS(identity: leaf, TestServer.addHello)
+        let tls = TLSConfiguration.trusting(certificates.authority.certificate)
 
         let pinned = await hello(
             server,
@@ -126,15 +116,15 @@ struct NetworkTLSTests {
         let server = try await TestServer.startTLS(
             identity: leaf,
             clientCA: certificates.authority.certificate,
-            addHello
+            TestServer.addHello
         )
 
         expectTLSFailure(
-            await hello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate))),
+            await hello(server, .init(tlsConfiguration: .trusting(certificates.authority.certificate))),
             code: NSURLErrorClientCertificateRequired
         )
 
-        var tls = trusting(certificates.authority.certificate)
+        var tls = TLSConfiguration.trusting(certificates.authority.certificate)
         tls.certificateChain = [.certificate(client.certificate)]
         tls.privateKey = .privateKey(client.privateKey)
         let result = await hello(server, .init(tlsConfiguration: tls))

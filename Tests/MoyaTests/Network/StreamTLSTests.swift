@@ -10,16 +10,6 @@ import Testing
 /// short reaches its reader whole), which keeps the session's trust settings and its pins.
 @Suite("Streams over TLS: verification, trust roots, pinning, client certificates")
 struct StreamTLSTests {
-    private func addHello(_ router: Router<BasicRequestContext>) {
-        router.get("hello") { _, _ in "secure hello" }
-    }
-
-    private func trusting(_ authority: NIOSSLCertificate) -> TLSConfiguration {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates([authority])
-        return tls
-    }
-
     /// Streams `/hello` through a session with `configuration` and returns the body read.
     private func streamHello(
         _ server: TestServer,
@@ -47,13 +37,13 @@ struct StreamTLSTests {
         let certificates = try TestCertificates.makeAuthority()
         let server = try await TestServer.startTLS(
             identity: try certificates.makeLeaf(dnsNames: ["localhost"]),
-            addHello
+            TestServer.addHello
         )
         let misnamed = try await TestServer.startTLS(
             identity: try certificates.makeLeaf(dnsNames: ["other.example"]),
-            addHello
+            TestServer.addHello
         )
-        let trusted = Session.Configuration(tlsConfiguration: trusting(certificates.authority.certificate))
+        let trusted = Session.Configuration(tlsConfiguration: .trusting(certificates.authority.certificate))
 
         #expect(try await streamHello(server, trusted).get() == "secure hello")
         #expect(failureCode(await streamHello(server, .init())) == NSURLErrorServerCertificateUntrusted)
@@ -70,7 +60,7 @@ struct StreamTLSTests {
                 return "secure hello"
             }
         }
-        let tls = trusting(certificates.authority.certificate)
+        let tls = TLSConfiguration.trusting(certificates.authority.certificate)
 
         let pinned = await streamHello(
             server,
@@ -102,7 +92,7 @@ struct StreamTLSTests {
         let certificates = try TestCertificates.makeAuthority()
         let server = try await TestServer.startTLS(
             identity: try certificates.makeLeaf(dnsNames: ["localhost"]),
-            addHello
+            TestServer.addHello
         )
         let otherAuthority = try TestCertificates.makeAuthority(name: "Another CA")
 
@@ -114,7 +104,7 @@ struct StreamTLSTests {
         let mismatch = await streamHello(
             server,
             .init(
-                tlsConfiguration: trusting(certificates.authority.certificate),
+                tlsConfiguration: .trusting(certificates.authority.certificate),
                 serverTrustPolicies: ["localhost": .pinnedCertificates([otherAuthority.authority.certificate])]
             )
         )
@@ -127,14 +117,14 @@ struct StreamTLSTests {
         let server = try await TestServer.startTLS(
             identity: try certificates.makeLeaf(dnsNames: ["localhost"]),
             clientCA: certificates.authority.certificate,
-            addHello
+            TestServer.addHello
         )
-        var tls = trusting(certificates.authority.certificate)
+        var tls = TLSConfiguration.trusting(certificates.authority.certificate)
         tls.certificateChain = [.certificate(client.certificate)]
         tls.privateKey = .privateKey(client.privateKey)
 
         #expect(try await streamHello(server, .init(tlsConfiguration: tls)).get() == "secure hello")
-        let refused = await streamHello(server, .init(tlsConfiguration: trusting(certificates.authority.certificate)))
+        let refused = await streamHello(server, .init(tlsConfiguration: .trusting(certificates.authority.certificate)))
         #expect(failureCode(refused) == NSURLErrorClientCertificateRequired)
     }
 }

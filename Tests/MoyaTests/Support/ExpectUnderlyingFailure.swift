@@ -21,3 +21,16 @@ func expectUnderlyingFailure(
     }
     return nil
 }
+
+/// Records an issue unless `error` is a shut-down session's refusal:
+/// `.underlying(MoyaClientError` with the code `sessionShutDown`, `nil)`.
+func expectSessionShutDown(_ error: Error, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard case .underlying(let inner as MoyaClientError, nil) = error as? MoyaError, inner.code == .sessionShutDown
+    else {
+        Issue.record(
+            "expected .underlying(MoyaClientError sessionShutDown, nil), got \(error)",
+            sourceLocation: sourceLocation
+        )
+        return
+    }
+}

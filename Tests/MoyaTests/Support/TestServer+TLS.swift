@@ -17,3 +17,19 @@ extension TestServer {
         )
     }
 }
+
+extension TestServer {
+    /// Adds `GET /hello`, answered "secure hello": what the TLS suites ask for.
+    static func addHello(_ router: Router<BasicRequestContext>) {
+        router.get("hello") { _, _ in "secure hello" }
+    }
+}
+
+extension TLSConfiguration {
+    /// A client configuration that trusts `authority` alone.
+    static func trusting(_ authority: NIOSSLCertificate) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates([authority])
+        return tls
+    }
+}
