@@ -6,8 +6,11 @@ extension RequestLifecycle {
     /// Starts the observers' values for this request, before the plugins' `prepare`, in the
     /// caller's context.
     func startObserving(_ request: URLRequest) {
+        // Checked before binding the context: without observers there is nothing to bind for.
         guard !context.attemptObservers.isEmpty else { return }
-        let started = context.attemptObservers.map { AttemptObservation($0, request: request, target: context.target) }
+        let started = withRequestContext {
+            context.attemptObservers.map { AttemptObservation($0, request: request, target: context.target) }
+        }
         observations.withLockedValue { $0 = AttemptObservations(started) }
     }
 

@@ -7,9 +7,7 @@ extension RequestLifecycle {
     /// Runs the plugins' `prepare` in order (in a task when one is asynchronous), then checks
     /// the prepared request's headers.
     func prepare(_ request: URLRequest, step: Int) {
-        withRequestContext {
-            startObserving(request)
-        }
+        startObserving(request)
         guard context.hasAsyncPlugins else {
             // The target is passed where it lies, not copied out of its existential box first.
             let prepared = withRequestContext {
